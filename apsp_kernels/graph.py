@@ -1,0 +1,214 @@
+"""The project's one graph type: CSR arrays, a reverse (CSC) view and a dense view.
+
+Policies (the same for every generator, parser and method):
+
+* Parallel edges keep the MINIMUM weight (``scipy.sparse`` COO->CSR would sum them).
+* Self loops are dropped: a non-negative loop never shortens a path. A negative
+  self loop is a negative cycle and raises :class:`InputError`.
+* NaN or infinite weights raise :class:`InputError`; integer weights must be
+  integral and ``|w| <= MAX_WEIGHT_INT32`` so that ``INF_INT32 + w`` cannot overflow.
+* Vertex ids are 0-based; CSR rows are sorted by (source, target).
+* ``weights`` are int32 or float32, the kernels' own representation (see :mod:`inf`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import InputError
+from .inf import INF_INT32, MAX_WEIGHT_INT32, WEIGHT_DTYPES, inf_for
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A directed weighted graph in CSR form.
+
+    ``meta`` carries provenance: ``source`` (file, generator call), ``stand_in``
+    (True when the graph replaces a dataset that was not available) and ``label``.
+    """
+
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray
+    name: str = "graph"
+    meta: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def from_edges(cls, n, src, dst, w, *, dtype=np.int32, name="graph",
+                   undirected=False, meta=None) -> "Graph":
+        """Build from edge arrays (0-based ids); see the module docstring for policies.
+
+        ``undirected=True`` stores each edge in both directions.
+        """
+        n = int(n)
+        if n < 1:
+            raise InputError(f"{name}: a graph needs at least one vertex, got n={n}")
+        dtype = np.dtype(dtype)
+        if dtype not in WEIGHT_DTYPES:
+            raise InputError(f"{name}: weights must be int32 or float32, not {dtype}")
+        src = np.asarray(src).ravel()
+        dst = np.asarray(dst).ravel()
+        w = np.asarray(w).ravel()
+        if not (len(src) == len(dst) == len(w)):
+            raise InputError(f"{name}: src, dst and w differ in length "
+                             f"({len(src)}, {len(dst)}, {len(w)})")
+        if len(src):
+            lo = min(src.min(), dst.min())
+            hi = max(src.max(), dst.max())
+            if lo < 0 or hi >= n:
+                raise InputError(f"{name}: vertex id out of range [0, {n}): saw {lo}..{hi}")
+        w = _checked_weights(w, dtype, name)
+        src = src.astype(np.int64)
+        dst = dst.astype(np.int64)
+        if undirected:
+            src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+            w = np.concatenate([w, w])
+        loops = src == dst
+        if loops.any():
+            if (w[loops] < 0).any():
+                raise InputError(f"{name}: a negative self loop is a negative cycle")
+            src, dst, w = src[~loops], dst[~loops], w[~loops]
+        # sort by (src, dst, w) and keep the first of each (src, dst): the minimum
+        order = np.lexsort((w, dst, src))
+        src, dst, w = src[order], dst[order], w[order]
+        if len(src):
+            keep = np.ones(len(src), dtype=bool)
+            keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+            src, dst, w = src[keep], dst[keep], w[keep]
+        if len(src) >= 2**31:
+            raise InputError(f"{name}: {len(src)} edges exceed the int32 CSR index range")
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+        meta = dict(meta or {})
+        meta.setdefault("undirected", bool(undirected))
+        return cls(n, indptr, dst.astype(np.int32), w, name=name, meta=meta)
+
+    @classmethod
+    def from_dense(cls, mat, *, dtype=None, name="graph", meta=None) -> "Graph":
+        """From an n x n matrix where INF (or np.inf) marks no edge; the diagonal is ignored."""
+        mat = np.asarray(mat)
+        dtype = np.dtype(dtype or (np.int32 if np.issubdtype(mat.dtype, np.integer) else np.float32))
+        noedge = ~np.isfinite(mat) if mat.dtype.kind == "f" else mat >= INF_INT32
+        rows, cols = np.nonzero(~noedge)
+        return cls.from_edges(mat.shape[0], rows, cols, mat[rows, cols], dtype=dtype,
+                              name=name, meta=meta)
+
+    # --------------------------------------------------------------- queries
+    @property
+    def m(self) -> int:
+        """Number of stored (directed) arcs."""
+        return int(self.indices.shape[0])
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.weights.dtype
+
+    @property
+    def inf(self):
+        """The INF sentinel of this graph's distance type."""
+        return inf_for(self.dtype)
+
+    @property
+    def is_stand_in(self) -> bool:
+        return bool(self.meta.get("stand_in", False))
+
+    @cached_property
+    def min_weight(self):
+        return self.weights.min() if self.m else 0
+
+    @cached_property
+    def max_weight(self):
+        return self.weights.max() if self.m else 0
+
+    @property
+    def has_negative_weights(self) -> bool:
+        return bool(self.m and self.min_weight < 0)
+
+    @cached_property
+    def degrees(self) -> np.ndarray:
+        """Out-degree per vertex."""
+        return np.diff(self.indptr)
+
+    @cached_property
+    def sources_of_arcs(self) -> np.ndarray:
+        """The source vertex of every stored arc (COO row array)."""
+        return np.repeat(np.arange(self.n, dtype=np.int32), self.degrees)
+
+    def path_bound_fits_int32(self) -> bool:
+        """True when no simple path can reach INF_INT32, so int32 kernels are exact."""
+        if self.dtype != np.int32 or not self.m:
+            return True
+        bound = min(int(np.abs(self.weights).astype(np.int64).sum()),
+                    (self.n - 1) * int(max(abs(int(self.min_weight)), abs(int(self.max_weight)))))
+        return bound < INF_INT32
+
+    def require_nonnegative(self, method: str) -> None:
+        """Raise InputError naming ``method`` when a weight is negative."""
+        if self.has_negative_weights:
+            raise InputError(f"{method} needs non-negative weights, but {self.name} has a "
+                             f"weight of {self.min_weight}; use a Bellman-Ford method instead")
+
+    # ----------------------------------------------------------------- views
+    @cached_property
+    def reverse(self) -> "Graph":
+        """The transpose (CSC of this graph as a CSR): in-arcs per vertex, for predecessor kernels."""
+        t = self.to_scipy(dtype=self.dtype).T.tocsr()
+        t.sort_indices()
+        return Graph(self.n, t.indptr.astype(np.int32), t.indices.astype(np.int32),
+                     t.data.astype(self.dtype), name=self.name + "^T", meta=dict(self.meta))
+
+    def to_scipy(self, dtype=np.float64) -> sp.csr_matrix:
+        """SciPy CSR matrix; explicit zero weights stay edges (csgraph treats them so)."""
+        return sp.csr_matrix((self.weights.astype(dtype), self.indices, self.indptr),
+                             shape=(self.n, self.n))
+
+    def dense_nbytes(self) -> int:
+        return self.n * self.n * self.dtype.itemsize
+
+    def dense(self) -> np.ndarray:
+        """n x n host matrix in the kernels' representation: INF off-edge, 0 on the diagonal."""
+        out = np.full((self.n, self.n), self.inf, dtype=self.dtype)
+        out[self.sources_of_arcs, self.indices] = self.weights
+        np.fill_diagonal(out, 0)
+        return out
+
+    def dense_gpu(self, padded_n: int | None = None):
+        """The dense view built on the GPU from the CSR arrays (memory checked first).
+
+        ``padded_n >= n`` pads with isolated vertices (INF rows/columns, 0 diagonal).
+        """
+        from . import gpu
+        cp = gpu.cupy()
+        size = padded_n or self.n
+        if size < self.n:
+            raise InputError(f"padded_n={size} is smaller than n={self.n}")
+        gpu.require_memory(size * size * self.dtype.itemsize, f"dense {size}x{size} matrix of {self.name}")
+        out = cp.full((size, size), self.inf, dtype=self.dtype)
+        out[cp.asarray(self.sources_of_arcs), cp.asarray(self.indices)] = cp.asarray(self.weights)
+        idx = cp.arange(size)
+        out[idx, idx] = 0
+        return out
+
+    def __repr__(self) -> str:
+        tag = " (stand-in)" if self.is_stand_in else ""
+        return f"Graph({self.name!r}{tag}, n={self.n}, m={self.m}, weights={self.dtype})"
+
+
+def _checked_weights(w: np.ndarray, dtype: np.dtype, name: str) -> np.ndarray:
+    if w.dtype.kind == "f":
+        bad = ~np.isfinite(w)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"{name}: weight of edge #{i} is {w[i]}; weights must be finite numbers")
+    if dtype == np.int32:
+        if w.dtype.kind == "f" and (w != np.round(w)).any():
+            raise InputError(f"{name}: int32 weights must be whole numbers; pass dtype=np.float32")
+        if len(w) and np.abs(w.astype(np.float64)).max() > MAX_WEIGHT_INT32:
+            raise InputError(f"{name}: |weight| above {MAX_WEIGHT_INT32} would overflow the int32 "
+                             f"INF convention; rescale or use float32")
+    return w.astype(dtype)

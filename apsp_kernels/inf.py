@@ -1,0 +1,49 @@
+"""The one INF convention of the project.
+
+* int32 distances use the sentinel ``INF_INT32 = 2**30 - 1``: ``INF + INF`` and
+  ``INF + w`` for any weight ``w <= MAX_WEIGHT_INT32`` stay below ``2**31 - 1``, so
+  kernels may add two distances without overflow checks. A value ``>= INF_INT32``
+  means unreachable.
+* float32 distances use ``+inf``.
+* At the public API (``Solution.to_numpy``, the oracle) distances are float64
+  with ``np.inf`` for unreachable, as in SciPy.
+"""
+import numpy as np
+
+INF_INT32 = (1 << 30) - 1
+MAX_WEIGHT_INT32 = (1 << 31) - 1 - INF_INT32  # == 2**30, so INF + w never overflows
+INF_FLOAT32 = np.float32(np.inf)
+
+WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.float32))
+
+
+def inf_for(dtype) -> int | float:
+    """The sentinel for distances of ``dtype`` (int32 or float32)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.int32:
+        return INF_INT32
+    if dtype == np.float32:
+        return float("inf")
+    raise TypeError(f"distances are int32 or float32, not {dtype}")
+
+
+def to_public(dist, dtype=None) -> np.ndarray:
+    """Kernel representation -> float64 with np.inf for unreachable (host array)."""
+    dist = np.asarray(dist)
+    dtype = np.dtype(dtype or dist.dtype)
+    out = dist.astype(np.float64)
+    if dtype == np.int32:
+        out[dist >= INF_INT32] = np.inf
+    return out
+
+
+def from_public(dist, dtype) -> np.ndarray:
+    """float with np.inf -> kernel representation of ``dtype``."""
+    dist = np.asarray(dist, dtype=np.float64)
+    dtype = np.dtype(dtype)
+    if dtype == np.int32:
+        out = np.full(dist.shape, INF_INT32, dtype=np.int32)
+        finite = np.isfinite(dist)
+        out[finite] = dist[finite].astype(np.int32)
+        return out
+    return dist.astype(np.float32)

@@ -1,0 +1,122 @@
+"""CPU oracle on SciPy csgraph, in the project's conventions, and solution checking.
+
+Distances come back float64 with np.inf for unreachable. Large graphs are checked on a
+seeded sample of rows (sources), small ones in full.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.sparse import csgraph
+
+from .graph import Graph
+from .solver import Solution
+
+FULL_CHECK_MAX_N = 4096      # check every row up to this many rows
+SAMPLED_ROWS = 64            # rows checked above it
+FLOAT32_RTOL = 1e-5          # float32 sums in another order differ by rounding only
+
+
+def distances(graph: Graph, sources=None, method: str = "auto") -> np.ndarray:
+    """Shortest-path distances from ``sources`` (all if None), shape (len(sources), n).
+
+    ``method``: ``auto`` (Dijkstra, or Bellman-Ford when a weight is negative),
+    ``dijkstra``, ``bellman_ford`` or ``floyd_warshall`` (all sources, small n only).
+    """
+    g = graph.to_scipy()
+    idx = None if sources is None else np.atleast_1d(np.asarray(sources, dtype=np.int64))
+    if method == "auto":
+        method = "bellman_ford" if graph.has_negative_weights else "dijkstra"
+    if method == "floyd_warshall":
+        out = csgraph.floyd_warshall(g, directed=True)
+        return out if idx is None else out[idx]
+    fn = {"dijkstra": csgraph.dijkstra, "bellman_ford": csgraph.bellman_ford}[method]
+    return np.atleast_2d(fn(g, directed=True, indices=idx))
+
+
+def choose_rows(n_rows: int, limit: int = FULL_CHECK_MAX_N, sample: int = SAMPLED_ROWS,
+                seed: int = 0) -> np.ndarray:
+    """All row positions when ``n_rows <= limit``, else a seeded sorted sample."""
+    if n_rows <= limit:
+        return np.arange(n_rows)
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n_rows, size=sample, replace=False))
+
+
+def compare(got: np.ndarray, want: np.ndarray, float_dtype: bool) -> tuple[bool, float]:
+    """(ok, max abs error over finite entries); the INF pattern must match exactly."""
+    got = np.asarray(got, dtype=np.float64)
+    if got.shape != want.shape:
+        return False, float("inf")
+    if np.isnan(got).any():
+        return False, float("nan")
+    fin_g, fin_w = np.isfinite(got), np.isfinite(want)
+    if (fin_g != fin_w).any():
+        return False, float("inf")
+    if not fin_w.any():
+        return True, 0.0
+    err = np.abs(got[fin_w] - want[fin_w])
+    max_err = float(err.max())
+    if float_dtype:
+        tol = FLOAT32_RTOL * np.maximum(1.0, np.abs(want[fin_w]))
+        return bool((err <= tol).all()), max_err
+    return max_err == 0.0, max_err
+
+
+def verify(solution: Solution, graph: Graph, rows=None, seed: int = 0) -> dict:
+    """Check a solution against the oracle; returns verified, max_error, verify_scope.
+
+    ``rows`` are positions into ``solution.sources``; by default all of them up to
+    FULL_CHECK_MAX_N, else SAMPLED_ROWS seeded ones. Predecessors, when present,
+    are checked on the same rows.
+    """
+    k = len(solution.sources)
+    rows = choose_rows(k, seed=seed) if rows is None else np.asarray(rows)
+    want = distances(graph, solution.sources[rows])
+    got = solution.rows(rows)
+    ok, err = compare(got, want, graph.dtype == np.float32)
+    pred = solution.pred_rows(rows)
+    if ok and pred is not None:
+        ok = check_predecessors(graph, solution.sources[rows], pred, want)
+    scope = f"all {k} rows" if len(rows) == k else f"{len(rows)} sampled of {k} rows"
+    if pred is not None:
+        scope += " + predecessors"
+    return {"verified": bool(ok), "max_error": err, "verify_scope": scope}
+
+
+def check_predecessors(graph: Graph, sources, pred, dist) -> bool:
+    """Every reachable v != s has pred u with an arc u->v and dist[u] + w(u, v) == dist[v]."""
+    pred = np.atleast_2d(pred)
+    dist = np.atleast_2d(dist)
+    sources = np.atleast_1d(sources)
+    g = graph.to_scipy()
+    tol = FLOAT32_RTOL if graph.dtype == np.float32 else 0.0
+    for row, s in enumerate(sources):
+        p, d = pred[row], dist[row]
+        reach = np.isfinite(d)
+        reach[s] = False
+        v = np.flatnonzero(reach)
+        u = p[v]
+        if (u < 0).any() or (u >= graph.n).any():
+            return False
+        w = np.asarray(g[u, v]).ravel()
+        if not ((w != 0) | _explicit_zero_arcs(graph, u, v)).all():
+            return False
+        if (np.abs(d[u] + w - d[v]) > tol * np.maximum(1.0, np.abs(d[v]))).any():
+            return False
+        if p[s] != -1:
+            return False
+    return True
+
+
+def _explicit_zero_arcs(graph: Graph, u, v) -> np.ndarray:
+    """Whether arc u->v exists with weight 0 (sparse indexing cannot tell it from no arc)."""
+    zero = graph.weights == 0
+    if not zero.any():
+        return np.zeros(len(u), dtype=bool)
+    zs = graph.sources_of_arcs[zero].astype(np.int64)
+    zd = graph.indices[zero].astype(np.int64)
+    keys = np.sort(zs * graph.n + zd)
+    q = u.astype(np.int64) * graph.n + v
+    pos = np.searchsorted(keys, q)
+    pos = np.minimum(pos, len(keys) - 1)
+    return keys[pos] == q

@@ -1,0 +1,1 @@
+"""One module per paper: PAPER (title, citation, file) and METHODS (name -> implementation)."""

@@ -1,0 +1,137 @@
+"""One results record schema for every timed (or skipped) run, written as CSV per experiment."""
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import pandas as pd
+
+from . import gpu
+
+TIMING_SCOPES = ("kernel", "with_transfers", "cpu")
+
+
+@dataclass
+class Record:
+    """A row of results. ``time_ms_*`` are NaN for skipped runs (``skipped`` says why).
+
+    ``timing_scope``: ``kernel`` (device events around the algorithm only),
+    ``with_transfers`` (host clock around upload + compute + download), ``cpu``.
+    ``extrapolated``: the time was measured on a part (sampled sources, a prefix of
+    iterations) and scaled; ``extrapolation`` says how. ``stand_in``: the graph
+    replaces a dataset that was not available.
+    """
+
+    paper: str
+    experiment: str
+    method: str
+    graph: str
+    n: int
+    m: int
+    params: str = "{}"
+    time_ms_median: float = float("nan")
+    time_ms_min: float = float("nan")
+    repeats: int = 0
+    timing_scope: str = "kernel"
+    verified: bool = False
+    max_error: float = float("nan")
+    verify_scope: str = ""
+    extrapolated: bool = False
+    extrapolation: str = ""
+    stand_in: bool = False
+    stats: str = "{}"
+    skipped: str = ""
+    device: str = ""
+    driver: str = ""
+    cupy_version: str = ""
+    git_commit: str = ""
+    profile: str = ""
+    timestamp: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+
+    def __post_init__(self):
+        if self.timing_scope not in TIMING_SCOPES:
+            raise ValueError(f"timing_scope must be one of {TIMING_SCOPES}")
+        for name in ("params", "stats"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                setattr(self, name, json.dumps(value, sort_keys=True, default=str))
+        if not self.device:
+            info = gpu.device_info()
+            self.device = info["device"] if self.timing_scope != "cpu" else cpu_name()
+            self.driver = info["driver"]
+            self.cupy_version = info["cupy"]
+        self.git_commit = self.git_commit or git_commit()
+
+    @property
+    def time_s(self) -> float:
+        return self.time_ms_median / 1e3
+
+    def param(self, key, default=None):
+        return json.loads(self.params).get(key, default)
+
+    def stat(self, key, default=None):
+        return json.loads(self.stats).get(key, default)
+
+
+COLUMNS = [f.name for f in fields(Record)]
+
+
+@functools.lru_cache(maxsize=1)
+def git_commit() -> str:
+    try:
+        root = Path(__file__).resolve().parent.parent
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
+                             capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+        return out.stdout.strip() + ("+dirty" if dirty else "") if out.returncode == 0 else ""
+    except Exception:
+        return ""
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return f"{line.split(':', 1)[1].strip()} ({os.cpu_count()} threads)"
+    except OSError:
+        pass
+    import platform
+    return f"{platform.processor() or platform.machine()} ({os.cpu_count()} threads)"
+
+
+def to_frame(records) -> pd.DataFrame:
+    rows = [asdict(r) if isinstance(r, Record) else dict(r) for r in records]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def write_atomic(path: Path, write) -> Path:
+    """Write through a temporary file in the same folder and rename: never half-written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def write_csv(records_or_frame, path) -> Path:
+    """Write records (or any DataFrame) as CSV, atomically."""
+    df = records_or_frame if isinstance(records_or_frame, pd.DataFrame) else to_frame(records_or_frame)
+    return write_atomic(Path(path), lambda tmp: df.to_csv(tmp, index=False))
+
+
+def read_csv(path) -> pd.DataFrame:
+    return pd.read_csv(path)

@@ -1,0 +1,70 @@
+"""Maps each paper's method names to implementations.
+
+Every paper has a module ``apsp_kernels/papers/<paper>.py`` with ``PAPER`` (title,
+citation) and ``METHODS``, a list of :class:`Method`. Implementations are named as
+``"module:Class"`` strings and imported on first use, so listing methods never
+imports CuPy.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+PAPERS = ("okuyama", "bodra", "takafuji", "pandey", "liu")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One method of one paper.
+
+    ``impl``: ``"apsp_kernels.floyd_warshall.per_k:FloydWarshallPerK"``;
+    ``params``: fixed keyword arguments that select the paper's variant;
+    ``figure``: the paper's figure/listing it implements.
+    """
+
+    paper: str
+    name: str
+    impl: str
+    figure: str = ""
+    params: tuple = ()
+    gpu: bool = True
+    description: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.paper}:{self.name}"
+
+    def solver_class(self):
+        module, cls = self.impl.split(":")
+        return getattr(importlib.import_module(module), cls)
+
+    def make(self, graph, sources=None, **params):
+        """Instantiate the solver with the method's fixed params plus ``params``."""
+        merged = dict(self.params)
+        merged.update(params)
+        return self.solver_class()(graph, sources=sources, **merged)
+
+
+def _paper_methods(paper: str) -> list[Method]:
+    try:
+        module = importlib.import_module(f"apsp_kernels.papers.{paper}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"apsp_kernels.papers.{paper}":
+            return []
+        raise
+    return list(module.METHODS)
+
+
+def methods(paper: str | None = None) -> list[Method]:
+    """All registered methods, or those of one paper."""
+    papers = PAPERS if paper is None else (paper,)
+    return [m for p in papers for m in _paper_methods(p)]
+
+
+def get(paper: str, name: str) -> Method:
+    """The method ``name`` of ``paper``; the error lists what exists."""
+    for m in _paper_methods(paper):
+        if m.name == name:
+            return m
+    known = ", ".join(m.name for m in _paper_methods(paper)) or "none"
+    raise KeyError(f"no method {name!r} for paper {paper!r}; known: {known}")

@@ -1,0 +1,111 @@
+"""Timing harness: every timed run goes through :func:`run`, which checks the result
+against the oracle and returns one :class:`~apsp_kernels.records.Record`.
+
+GPU kernel time is taken with CUDA events around ``Solver.compute`` only, after
+warm-up runs (module load and JIT compile stay out), with ``Solver.reset`` between
+repetitions outside the events (in-place algorithms need their input back). This is
+what ``cupyx.profiler.benchmark`` does, plus the untimed reset it lacks.
+``with_transfers`` times setup (host->device) + compute + download with the host
+clock. CPU methods use ``time.perf_counter``. Median and minimum are recorded.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+
+from . import gpu, oracle
+from .errors import GPUMemoryError, NoGPUError
+from .records import Record
+from .registry import Method
+from .solver import Solver
+
+
+def _sync():
+    if gpu.available():
+        gpu.cupy().cuda.get_current_stream().synchronize()
+
+
+def time_kernel(solver: Solver, repeats: int = 5, warmup: int = 1) -> list[float]:
+    """Milliseconds of ``compute`` per repetition (device events, or host clock for CPU solvers)."""
+    times = []
+    if solver.on_gpu:
+        cp = gpu.cupy()
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+    for i in range(warmup + repeats):
+        solver.reset()
+        if solver.on_gpu:
+            start.record()
+            solver.compute()
+            stop.record()
+            stop.synchronize()
+            ms = cp.cuda.get_elapsed_time(start, stop)
+        else:
+            t0 = time.perf_counter()
+            solver.compute()
+            ms = (time.perf_counter() - t0) * 1e3
+        if i >= warmup:
+            times.append(ms)
+    return times
+
+
+def time_with_transfers(make_solver, repeats: int = 3, warmup: int = 1) -> tuple[list[float], Solver]:
+    """Milliseconds of setup + compute + solution (host clock, synchronized) per repetition."""
+    times, solver = [], None
+    for i in range(warmup + repeats):
+        _sync()
+        t0 = time.perf_counter()
+        solver = make_solver()
+        solver.setup()
+        solver.reset()
+        solver.compute()
+        sol = solver.solution()
+        sol.rows([0]) if len(sol.sources) else None  # forces the device->host path
+        _sync()
+        if i >= warmup:
+            times.append((time.perf_counter() - t0) * 1e3)
+    return times, solver
+
+
+def run(method: Method, graph, *, experiment: str, sources=None, params=None,
+        repeats: int = 5, warmup: int = 1, scope: str = "kernel", verify=True,
+        verify_rows=None, scale: float = 1.0, extrapolation: str = "", profile: str = "") -> Record:
+    """Time ``method`` on ``graph`` and check it; never raises for a skip.
+
+    ``scale`` multiplies the measured times (e.g. all sources / sampled sources) and
+    marks the record extrapolated with ``extrapolation`` as the explanation. A method
+    that cannot run here (no GPU, not enough memory) gives a record with ``skipped``.
+    """
+    params = dict(params or {})
+    rec = Record(paper=method.paper, experiment=experiment, method=method.name, graph=graph.name,
+                 n=graph.n, m=graph.m, params=params, repeats=repeats,
+                 timing_scope="cpu" if not method.gpu else scope, stand_in=graph.is_stand_in,
+                 profile=profile, extrapolated=scale != 1.0, extrapolation=extrapolation)
+    if method.gpu and not gpu.available():
+        rec.skipped = "no CUDA GPU on this machine"
+        return rec
+    make = lambda: method.make(graph, sources=sources, **params)  # noqa: E731
+    try:
+        solver = make()
+        if method.gpu:
+            gpu.require_memory(solver.bytes_needed(), f"{method.key} on {graph.name}")
+        if scope == "with_transfers" and method.gpu:
+            times, solver = time_with_transfers(make, repeats, warmup)
+        else:
+            solver.setup()
+            times = time_kernel(solver, repeats, warmup)
+    except (GPUMemoryError, NoGPUError) as exc:
+        rec.skipped = str(exc)
+        return rec
+    rec.time_ms_median = float(np.median(times)) * scale
+    rec.time_ms_min = float(np.min(times)) * scale
+    rec.stats = json.dumps(solver.stats, sort_keys=True, default=str)
+    if verify:
+        sol = solver.solution()
+        result = oracle.verify(sol, graph, rows=verify_rows)
+        rec.verified, rec.max_error, rec.verify_scope = (result["verified"], result["max_error"],
+                                                          result["verify_scope"])
+    else:
+        rec.verify_scope = "not checked"
+    return rec
