@@ -1,0 +1,1 @@
+"""Dijkstra: one GPU thread per source (bodra) and CPU baselines (liu, okuyama)."""

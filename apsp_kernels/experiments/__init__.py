@@ -1,0 +1,1 @@
+"""Experiment drivers, one module per paper: sweeps that notebooks call (no algorithm code)."""

@@ -1,0 +1,1 @@
+"""(min,+) matrix products and R-Kleene (pandey)."""

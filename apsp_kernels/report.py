@@ -1,0 +1,109 @@
+"""Notebook helpers: published numbers, results files, verdicts and labelled figures.
+
+Every file goes to ``results/<notebook>/`` in the layout the gallery reads
+(see :mod:`apsp_kernels.gallery`). Writes are atomic.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from . import gpu
+from .records import Record, to_frame, write_atomic, write_csv
+
+PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
+VERDICT_COLUMNS = ["claim", "published", "measured", "verdict", "note"]
+
+
+def published(paper: str, table: str) -> pd.DataFrame:
+    """A published table transcribed once into ``data/published/<paper>/<table>.csv``."""
+    path = PUBLISHED_DIR / paper / f"{table}.csv"
+    if not path.exists():
+        raise FileNotFoundError(f"no transcribed table {path}; transcribe it from shared/papers first")
+    return pd.read_csv(path, comment="#")
+
+
+def output_dir(path) -> Path:
+    out = Path(path)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def save_records(records, out_dir, experiment: str) -> pd.DataFrame:
+    """Write ``records_<experiment>.csv`` and return the frame."""
+    df = to_frame(records)
+    write_csv(df, output_dir(out_dir) / f"records_{experiment}.csv")
+    return df
+
+
+def save_table(df: pd.DataFrame, out_dir, name: str, title: str = "", note: str = "") -> pd.DataFrame:
+    """Write ``table_<name>.csv`` and its caption ``table_<name>.md`` (title, then note)."""
+    out = output_dir(out_dir)
+    write_csv(df, out / f"table_{name}.csv")
+    caption = "\n\n".join(s for s in (f"**{title}**" if title else "", note) if s)
+    write_atomic(out / f"table_{name}.md", lambda tmp: Path(tmp).write_text(caption + "\n"))
+    return df
+
+
+def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, note: str = "") -> dict:
+    """Append (or replace, by claim) a row of ``verdicts.csv``; holds=None means not tested."""
+    path = output_dir(out_dir) / "verdicts.csv"
+    verdict = {True: "holds", False: "does not hold", None: "not tested"}[holds]
+    row = {"claim": claim, "published": str(published), "measured": str(measured),
+           "verdict": verdict, "note": note}
+    old = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=VERDICT_COLUMNS)
+    old = old[old["claim"] != claim]
+    write_csv(pd.concat([old, pd.DataFrame([row])], ignore_index=True), path)
+    return row
+
+
+def reset_verdicts(out_dir) -> None:
+    """Start a run with no verdicts left over from an earlier one."""
+    path = Path(out_dir) / "verdicts.csv"
+    if path.exists():
+        path.unlink()
+
+
+def title_suffix() -> str:
+    """Which device produced a figure, for plot titles."""
+    info = gpu.device_info()
+    return info["device"] if gpu.available() else "no GPU: CPU parts only"
+
+
+def savefig(fig, out_dir, name: str) -> Path:
+    """Save ``fig_<name>.png`` and ``.svg``."""
+    out = output_dir(out_dir)
+    for ext in ("png", "svg"):
+        write_atomic(out / f"fig_{name}.{ext}",
+                     lambda tmp, ext=ext: fig.savefig(tmp, format=ext, dpi=130, bbox_inches="tight"))
+    return out / f"fig_{name}.png"
+
+
+def write_run_info(out_dir, **info) -> None:
+    """Merge keys (e.g. title) into ``run.json``; the runner adds device and timing."""
+    path = output_dir(out_dir) / "run.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.update(info)
+    write_atomic(path, lambda tmp: Path(tmp).write_text(json.dumps(data, indent=2, default=str)))
+
+
+def progress(iterable, desc: str = "", total=None):
+    """tqdm progress bar for sweeps (plain iteration when tqdm is missing)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc, total=total)
+
+
+def label(rec: Record | dict) -> str:
+    """Suffix marking extrapolated or stand-in numbers in tables and plots."""
+    get = rec.get if isinstance(rec, dict) else lambda k, d=None: getattr(rec, k, d)
+    tags = []
+    if get("extrapolated", False):
+        tags.append("extrapolated")
+    if get("stand_in", False):
+        tags.append("stand-in graph")
+    return f" ({', '.join(tags)})" if tags else ""

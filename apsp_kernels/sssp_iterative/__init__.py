@@ -1,0 +1,1 @@
+"""Iterative SSSP on the GPU: Bellman-Ford variants (bodra), Harish & Narayanan (okuyama), (min,+) SpMV (liu)."""

@@ -1,0 +1,1 @@
+"""Task-parallel SSSP-based APSP: N sources per vertex-thread group (okuyama)."""

@@ -1,0 +1,91 @@
+import numpy as np
+import pytest
+
+from apsp_kernels import INF_INT32, Graph
+from apsp_kernels.errors import InputError
+from apsp_kernels.inf import MAX_WEIGHT_INT32, from_public, to_public
+
+
+def test_parallel_edges_keep_minimum_not_sum():
+    g = Graph.from_edges(3, [0, 0, 0, 1], [1, 1, 1, 2], [7, 3, 5, 2])
+    assert g.m == 2
+    assert g.dense()[0, 1] == 3
+
+
+def test_self_loops_dropped_and_negative_loop_rejected():
+    g = Graph.from_edges(2, [0, 1], [0, 0], [4, 1])
+    assert g.m == 1 and g.dense()[0, 0] == 0
+    with pytest.raises(InputError, match="negative self loop"):
+        Graph.from_edges(2, [1], [1], [-1])
+
+
+def test_csr_sorted_and_reverse_is_transpose(rng):
+    n, m = 40, 300
+    g = Graph.from_edges(n, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 9, m))
+    for v in range(n):
+        row = g.indices[g.indptr[v]:g.indptr[v + 1]]
+        assert (np.diff(row) > 0).all()
+    np.testing.assert_array_equal(g.reverse.dense(), g.dense().T)
+
+
+def test_dense_view_conventions():
+    g = Graph.from_edges(3, [0], [2], [5])
+    d = g.dense()
+    assert d.dtype == np.int32 and d[0, 2] == 5 and d[2, 0] == INF_INT32
+    assert (np.diag(d) == 0).all()
+    gf = Graph.from_edges(3, [0], [2], [0.5], dtype=np.float32)
+    assert np.isinf(gf.dense()[2, 0])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_weights_rejected(bad):
+    with pytest.raises(InputError, match="finite"):
+        Graph.from_edges(2, [0], [1], [bad], dtype=np.float32)
+
+
+def test_int_overflow_guard():
+    with pytest.raises(InputError, match="overflow"):
+        Graph.from_edges(2, [0], [1], [MAX_WEIGHT_INT32 + 1])
+    assert INF_INT32 + MAX_WEIGHT_INT32 <= np.iinfo(np.int32).max
+    assert 2 * INF_INT32 <= np.iinfo(np.int32).max
+
+
+def test_fractional_weights_need_float():
+    with pytest.raises(InputError, match="float32"):
+        Graph.from_edges(2, [0], [1], [0.5])
+
+
+def test_ids_out_of_range():
+    with pytest.raises(InputError, match="out of range"):
+        Graph.from_edges(2, [0], [2], [1])
+
+
+def test_undirected_stores_both_directions():
+    g = Graph.from_edges(3, [0, 1], [1, 2], [4, 6], undirected=True)
+    assert g.m == 4
+    np.testing.assert_array_equal(g.dense(), g.dense().T)
+
+
+def test_negative_weights_rejected_by_name():
+    g = Graph.from_edges(2, [0], [1], [-3])
+    with pytest.raises(InputError, match="MyMethod needs non-negative"):
+        g.require_nonnegative("MyMethod")
+
+
+def test_from_dense_roundtrip(rng):
+    g = Graph.from_edges(20, rng.integers(0, 20, 80), rng.integers(0, 20, 80), rng.integers(1, 9, 80))
+    h = Graph.from_dense(g.dense())
+    np.testing.assert_array_equal(h.dense(), g.dense())
+
+
+def test_public_conversion():
+    raw = np.array([0, 5, INF_INT32], dtype=np.int32)
+    pub = to_public(raw)
+    assert pub.dtype == np.float64 and np.isinf(pub[2]) and pub[1] == 5
+    np.testing.assert_array_equal(from_public(pub, np.int32), raw)
+
+
+def test_path_bound():
+    assert Graph.from_edges(3, [0, 1], [1, 2], [10, 10]).path_bound_fits_int32()
+    big = Graph.from_edges(3, [0, 1], [1, 2], [2**29 + 1, 2**29 + 1])
+    assert not big.path_bound_fits_int32()
