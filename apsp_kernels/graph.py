@@ -139,6 +139,11 @@ class Graph:
         """The source vertex of every stored arc (COO row array)."""
         return np.repeat(np.arange(self.n, dtype=np.int32), self.degrees)
 
+    @cached_property
+    def arc_keys(self) -> np.ndarray:
+        """Sorted int64 keys ``src * n + dst`` of the arcs, for vectorised arc look-ups."""
+        return self.sources_of_arcs.astype(np.int64) * self.n + self.indices
+
     def path_bound_fits_int32(self) -> bool:
         """True when no simple path can reach INF_INT32, so int32 kernels are exact."""
         if self.dtype != np.int32 or not self.m:

@@ -87,36 +87,30 @@ def check_predecessors(graph: Graph, sources, pred, dist) -> bool:
     """Every reachable v != s has pred u with an arc u->v and dist[u] + w(u, v) == dist[v]."""
     pred = np.atleast_2d(pred)
     dist = np.atleast_2d(dist)
-    sources = np.atleast_1d(sources)
-    g = graph.to_scipy()
     tol = FLOAT32_RTOL if graph.dtype == np.float32 else 0.0
-    for row, s in enumerate(sources):
+    for row, s in enumerate(np.atleast_1d(sources)):
         p, d = pred[row], dist[row]
+        if p[s] != -1:
+            return False
         reach = np.isfinite(d)
         reach[s] = False
         v = np.flatnonzero(reach)
-        u = p[v]
-        if (u < 0).any() or (u >= graph.n).any():
+        u = p[v].astype(np.int64)
+        if ((u < 0) | (u >= graph.n)).any():
             return False
-        w = np.asarray(g[u, v]).ravel()
-        if not ((w != 0) | _explicit_zero_arcs(graph, u, v)).all():
+        found, w = arc_weights(graph, u, v)
+        if not found.all():
             return False
         if (np.abs(d[u] + w - d[v]) > tol * np.maximum(1.0, np.abs(d[v]))).any():
-            return False
-        if p[s] != -1:
             return False
     return True
 
 
-def _explicit_zero_arcs(graph: Graph, u, v) -> np.ndarray:
-    """Whether arc u->v exists with weight 0 (sparse indexing cannot tell it from no arc)."""
-    zero = graph.weights == 0
-    if not zero.any():
-        return np.zeros(len(u), dtype=bool)
-    zs = graph.sources_of_arcs[zero].astype(np.int64)
-    zd = graph.indices[zero].astype(np.int64)
-    keys = np.sort(zs * graph.n + zd)
-    q = u.astype(np.int64) * graph.n + v
-    pos = np.searchsorted(keys, q)
-    pos = np.minimum(pos, len(keys) - 1)
-    return keys[pos] == q
+def arc_weights(graph: Graph, u, v) -> tuple[np.ndarray, np.ndarray]:
+    """(exists, weight) of arcs u[i] -> v[i], by binary search in the sorted CSR keys."""
+    keys = graph.arc_keys
+    q = np.asarray(u, dtype=np.int64) * graph.n + np.asarray(v, dtype=np.int64)
+    if not len(keys):
+        return np.zeros(len(q), dtype=bool), np.zeros(len(q))
+    pos = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
+    return keys[pos] == q, graph.weights[pos].astype(np.float64)
