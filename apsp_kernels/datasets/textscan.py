@@ -56,11 +56,13 @@ class Lines:
         return self.buf[self.starts]
 
     def text(self, i: int) -> str:
-        """Line ``i`` (0-based) as text, without its line ending."""
-        return self.buf[self.starts[i]:self.ends[i]].tobytes().decode("utf-8", "replace").rstrip("\r")
+        """Line ``i`` (0-based) as text (at most 4096 bytes), without its line ending."""
+        end = min(int(self.ends[i]), int(self.starts[i]) + 4096)   # binary junk has long lines
+        return self.buf[self.starts[i]:end].tobytes().decode("utf-8", "replace").rstrip("\r")
 
     def is_blank(self, i: int) -> bool:
-        return not self.text(i).strip()
+        line = self.buf[self.starts[i]:self.ends[i]]
+        return bool(np.isin(line, (SPACE, TAB, CR)).all())
 
     def error(self, i: int, message: str) -> ParseError:
         """A ParseError for line ``i`` (0-based), quoting it."""

@@ -1,0 +1,86 @@
+// Blocked Floyd-Warshall with three kernels per round Z (Takafuji et al. Sec. III, after Lund &
+// Smith): A updates the pivot tile (Z,Z), B the 2(N-1) row and column pivot tiles, C the
+// (N-1)^2 other tiles; N = n_pad / 32 tiles per side. One block of T threads per tile; the
+// pivot data sit in shared memory, the block's own tile in registers (round_tiles.cuh).
+// Bulk (Sec. V): gridDim.z = m instances of one (m, n_pad, n_pad) array, instance stride ld^2.
+//
+// Grids: A (1, 1, m); B (N-1, 2, m), y = 0 column pivot tiles (I, Z), y = 1 row pivot tiles
+// (Z, J); C (N-1, N-1, m). Index x < N-1 maps to tile x + (x >= Z), skipping the pivot.
+// via may be null unless the _paths variant is launched.
+#include "../blocked_fw/round_tiles.cuh"
+
+using namespace bfw;
+
+template <int T, bool PATHS>
+__device__ __forceinline__ void round_a(float* d, int* via, int ld, int Z) {
+    __shared__ Tile S;
+    const long long inst = (long long)blockIdx.z * ld * ld;
+    const long long off = inst + tile_offset(Z, Z, ld);
+    float acc[Layout<T>::E];
+    int v[Layout<T>::E];
+    clear_via<T>(v);
+    load_regs<T>(d + off, ld, acc);
+    regs_to_shared<T>(acc, S);
+    update_dependent<T, PATHS>(acc, v, S, S, S, Z * W);
+    store_regs<T>(d + off, ld, acc);
+    if (PATHS) store_via<T>(via + off, ld, v);
+}
+
+template <int T, bool PATHS>
+__device__ __forceinline__ void round_b(float* d, int* via, int ld, int Z) {
+    __shared__ Tile S, P;
+    const long long inst = (long long)blockIdx.z * ld * ld;
+    const int x = blockIdx.x + (blockIdx.x >= (unsigned)Z);
+    const bool column = blockIdx.y == 0;
+    const long long off = inst + (column ? tile_offset(x, Z, ld) : tile_offset(Z, x, ld));
+    float acc[Layout<T>::E];
+    int v[Layout<T>::E];
+    clear_via<T>(v);
+    load_shared<T>(d + inst + tile_offset(Z, Z, ld), ld, P);
+    load_regs<T>(d + off, ld, acc);
+    regs_to_shared<T>(acc, S);
+    if (column) update_dependent<T, PATHS>(acc, v, S, S, P, Z * W);
+    else update_dependent<T, PATHS>(acc, v, S, P, S, Z * W);
+    store_regs<T>(d + off, ld, acc);
+    if (PATHS) store_via<T>(via + off, ld, v);
+}
+
+template <int T, bool PATHS>
+__device__ __forceinline__ void round_c(float* d, int* via, int ld, int Z) {
+    __shared__ __align__(16) Tile A;
+    __shared__ __align__(16) Tile B;
+    const long long inst = (long long)blockIdx.z * ld * ld;
+    const int I = blockIdx.x + (blockIdx.x >= (unsigned)Z);
+    const int J = blockIdx.y + (blockIdx.y >= (unsigned)Z);
+    const long long off = inst + tile_offset(I, J, ld);
+    float acc[Layout<T>::E];
+    int v[Layout<T>::E];
+    clear_via<T>(v);
+    load_shared<T>(d + inst + tile_offset(I, Z, ld), ld, A);
+    load_shared<T>(d + inst + tile_offset(Z, J, ld), ld, B);
+    load_regs<T>(d + off, ld, acc);
+    __syncthreads();
+    update_independent<T, PATHS>(acc, v, A, B, Z * W);
+    store_regs<T>(d + off, ld, acc);
+    if (PATHS) store_via<T>(via + off, ld, v);
+}
+
+#define FW_ROUND_KERNELS(TT)                                                                         \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_a_t##TT(float* d, int* via, int ld, int Z) { \
+        round_a<TT, false>(d, via, ld, Z); }                                                         \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_b_t##TT(float* d, int* via, int ld, int Z) { \
+        round_b<TT, false>(d, via, ld, Z); }                                                         \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_c_t##TT(float* d, int* via, int ld, int Z) { \
+        round_c<TT, false>(d, via, ld, Z); }                                                         \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_a_paths_t##TT(float* d, int* via, int ld, int Z) { \
+        round_a<TT, true>(d, via, ld, Z); }                                                          \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_b_paths_t##TT(float* d, int* via, int ld, int Z) { \
+        round_b<TT, true>(d, via, ld, Z); }                                                          \
+    extern "C" __global__ void __launch_bounds__(TT) fw_round_c_paths_t##TT(float* d, int* via, int ld, int Z) { \
+        round_c<TT, true>(d, via, ld, Z); }
+
+FW_ROUND_KERNELS(64)
+FW_ROUND_KERNELS(128)
+FW_ROUND_KERNELS(256)
+FW_ROUND_KERNELS(512)
+FW_ROUND_KERNELS(1024)

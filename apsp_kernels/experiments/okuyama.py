@@ -1,0 +1,471 @@
+"""okuyama experiment drivers: Fig. 10-14, Table 1, the memory limits and the N sweep.
+
+Every timed number comes from :func:`apsp_kernels.timing.run`. Where all |V| sources
+would take too long, a seeded sample of sources is timed and the time is scaled by
+|V| / sampled (``extrapolated`` in the records, with the reason). All methods on one
+graph use prefixes of the same seeded source order, so the oracle's rows are shared
+(the oracle caches the rows of the latest graph).
+
+Verification: every timed run is checked against the oracle, on all its rows when
+|V| <= ``full_verify_max_n`` (5000), else on a prefix of rows whose size keeps the oracle
+(SciPy) cheap; records say which in ``verify_scope``.
+"""
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+import pandas as pd
+
+from .. import generators, gpu, registry, timing
+from ..profiles import choose
+from ..records import Record, to_frame
+from ..report import progress
+from ..sssp_iterative.harish import paper_memory_words as harish_words
+from ..task_parallel.sssp_groups import group_layout, paper_memory_words as proposed_words
+
+PAPER = "okuyama"
+GPU_METHODS = ("harish", "task_parallel_unshared", "task_parallel_shared",
+               "task_parallel_unshared_tuned", "task_parallel_shared_tuned")
+CPU_METHODS = ("dijkstra_cpu", "dijkstra_rustworkx", "dijkstra_scipy")
+LABELS = {
+    "harish": "Harish (SSSP-based)",
+    "task_parallel_unshared": "proposed w/o shared (N=32)",
+    "task_parallel_shared": "proposed (N=32)",
+    "task_parallel_unshared_tuned": "proposed w/o shared, tuned N",
+    "task_parallel_shared_tuned": "proposed, tuned N",
+    "task_parallel_shared_paths": "proposed + path recording",
+    "dijkstra_cpu": "Dijkstra, all cores (numba)",
+    "dijkstra_rustworkx": "Dijkstra, all cores (rustworkx)",
+    "dijkstra_scipy": "Dijkstra, 1 thread (SciPy)",
+}
+TABLE1_TOPOLOGIES = ("random", "power_law", "ring", "complete")
+
+
+def config(profile: str) -> dict:
+    """Sizes and sampling per profile (``smoke``: seconds on a CPU; ``default``: about 2
+    minutes on one H100; ``paper``: the paper's sizes, every source where feasible)."""
+    cfg = dict(
+        profile=profile,
+        seed=0,
+        repeats=choose(profile, smoke=1, default=3, paper=5),
+        warmup=1,
+        cpu_repeats=choose(profile, smoke=1, default=1, paper=3),
+        # all sources are timed up to this |V|; above it a sample (scaled, "extrapolated")
+        full_sources_max_n=choose(profile, smoke=512, default=5000, paper=16384),
+        harish_full_max_n=choose(profile, smoke=0, default=0, paper=5000),
+        harish_sources=choose(profile, smoke=8, default=32, paper=256),
+        tp_groups=choose(profile, smoke=2, default=4, paper=16),
+        cpu_sources=choose(profile, smoke=16, default=128, paper=1024),
+        scipy_sources=choose(profile, smoke=8, default=64, paper=256),
+        rustworkx_max_n=choose(profile, smoke=512, default=5000, paper=20000),
+        # the oracle checks every row up to |V| = 5000 unless that costs more than
+        # full_verify_work (rows x (|V| + |E|)); else a prefix of about verify_work / (|V| + |E|)
+        full_verify_max_n=5000,
+        full_verify_work=200_000_000,
+        verify_work=20_000_000,
+        fig10_sizes=choose(profile, smoke=[128, 256],
+                           default=[1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144],
+                           paper=[1024 * 2 ** i for i in range(11)]),
+        fig12_n=choose(profile, smoke=256, default=4096, paper=4096),
+        fig12_edges=choose(profile, smoke=[512, 1024], default=[8192, 16384, 32768, 65536],
+                           paper=[4096, 8192, 16384, 32768, 65536, 131072]),
+        fig13_m=choose(profile, smoke=1024, default=16384, paper=16384),
+        fig13_wmax=choose(profile, smoke=[16, 256], default=[16, 256, 4096, 65536],
+                          paper=[1, 16, 256, 4096, 65536, 1048576]),
+        table1_n=choose(profile, smoke=160, default=4677, paper=4677),
+        table1_m=choose(profile, smoke=640, default=16384, paper=16384),
+        table1_wmax=4096,
+        # per topology: sampled sources (Harish), sampled groups (proposed), CPU sources;
+        # None = all sources
+        table1_samples=choose(
+            profile,
+            smoke={"random": {}, "power_law": {}, "ring": {"harish": 2, "tp_groups": 1},
+                   "complete": {"harish": 2, "tp_groups": 1, "cpu": 8, "scipy": 2}},
+            default={"random": {"harish": 64}, "power_law": {"harish": 64},
+                     "ring": {"harish": 4, "tp_groups": 1},
+                     "complete": {"harish": 8, "tp_groups": 8, "cpu": 64, "scipy": 4}},
+            paper={"random": {}, "power_law": {}, "ring": {"harish": 64, "tp_groups": 8},
+                   "complete": {"harish": 64, "tp_groups": 32, "cpu": 512, "scipy": 16}}),
+        fig14_sizes=choose(profile, smoke=[128, 256],
+                           default=[1024, 2048, 4096, 8192, 16384, 65536],
+                           paper=[1024 * 2 ** i for i in range(9)]),
+        fig14_repeats=choose(profile, smoke=1, default=5, paper=7),
+        path_pairs=choose(profile, smoke=64, default=512, paper=2048),
+        n_sweep_N=choose(profile, smoke=[32, 64, "all"],
+                         default=[32, 64, 128, 256, 512, 1024, 2048, "all"],
+                         paper=[32, 64, 128, 256, 512, 1024, 2048, 4096, "all"]),
+        n_sweep_B=choose(profile, smoke=[1, 4], default=[1, 2, 4, 8], paper=[1, 2, 4, 8, 16]),
+        check_every=8,
+    )
+    return cfg
+
+
+# ------------------------------------------------------------------ graphs and sampling
+@functools.lru_cache(maxsize=6)
+def graph(kind: str, n: int, m: int = 0, w_max: int | None = None, seed: int = 0):
+    """The experiment graphs (cached: the same object for the same arguments).
+
+    ``random``: generators.random_digraph (Hamiltonian cycle + uniform arcs, a stand-in for
+    the DIMACS generator); ``power_law``: generators.rmat; ``ring`` and ``complete``: w = 1.
+    """
+    if kind == "random":
+        return generators.random_digraph(n, m, w_max=w_max, seed=seed)
+    if kind == "power_law":
+        return generators.rmat(n, m, w_max=w_max, seed=seed)
+    if kind == "ring":
+        return generators.ring(n, w=1)
+    if kind == "complete":
+        return generators.complete(n, w=1)
+    raise ValueError(f"unknown graph kind {kind!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def source_order(n: int, seed: int = 0) -> np.ndarray:
+    """A seeded permutation of the vertices; samples are its prefixes."""
+    return np.random.default_rng(seed + 7919).permutation(n).astype(np.int32)
+
+
+def method_params(name: str, cfg: dict, extra: dict | None = None) -> dict:
+    params = {"check_every": cfg["check_every"]} if name in GPU_METHODS or "paths" in name else {}
+    params.update(extra or {})
+    return params
+
+
+def group_size(name: str, n: int, params: dict) -> int:
+    """Sources per group of a task-parallel method on a graph of n vertices."""
+    fixed = dict(registry.get(PAPER, name).params)
+    fixed.update(params)
+    return group_layout(fixed.get("N", 32), fixed.get("B", 4), n, n)["N"]
+
+
+def sample_plan(name: str, n: int, m: int, cfg: dict, params: dict,
+                sample: dict | None = None) -> dict:
+    """Sources to time, the scale factor and the rows to verify for one run.
+
+    ``sample`` overrides per topology: ``harish`` (sources), ``tp_groups``, ``cpu`` and
+    ``scipy`` (sources).
+    """
+    sample = sample or {}
+    count = n
+    if name == "harish":
+        if "harish" in sample:
+            count = sample["harish"]
+        elif n > cfg["harish_full_max_n"]:
+            count = cfg["harish_sources"]
+    elif name.startswith("task_parallel"):
+        N = group_size(name, n, params)
+        if "tp_groups" in sample:
+            count = sample["tp_groups"] * N
+        elif n > cfg["full_sources_max_n"]:
+            count = cfg["tp_groups"] * N
+    elif name == "dijkstra_cpu":
+        if "cpu" in sample:
+            count = sample["cpu"]
+        elif n > cfg["full_sources_max_n"]:
+            count = cfg["cpu_sources"]
+    elif name == "dijkstra_scipy":
+        count = sample.get("scipy", cfg["scipy_sources"])
+    count = int(min(max(count, 1), n))
+    sources = None if count == n else np.sort(source_order(n, cfg["seed"])[:count])
+    rows = np.arange(count)
+    full = (n <= cfg["full_verify_max_n"] and count * (n + m) <= cfg["full_verify_work"]
+            and name != "dijkstra_rustworkx" and "paths" not in name)
+    if not full:  # sampled rows: the oracle's Dijkstra costs about |V| + |E| per row
+        rows = rows[: max(2, min(64, cfg["verify_work"] // (n + m)))]
+    if sources is not None:
+        # verify the first sources of the shared order (the same rows for every method)
+        order = source_order(n, cfg["seed"])[:count]
+        rows = np.searchsorted(sources, order[: len(rows)])
+    what = "groups" if name.startswith("task_parallel") else "sources"
+    text = ""
+    if count < n:
+        unit = f"{count // group_size(name, n, params)} {what} of N" if what == "groups" else \
+            f"{count} sources"
+        text = f"timed {unit} ({count} of {n} sources, seeded sample); time x {n / count:.4g}"
+    return {"sources": sources, "scale": n / count, "extrapolation": text, "verify_rows": rows}
+
+
+def run(name: str, g, experiment: str, cfg: dict, params: dict | None = None,
+        sample: dict | None = None, repeats: int | None = None) -> Record:
+    """One timed, verified run of method ``name`` on graph ``g`` (sampled if configured)."""
+    method = registry.get(PAPER, name)
+    params = method_params(name, cfg, params)
+    plan = sample_plan(name, g.n, g.m, cfg, params, sample)
+    if repeats is None:
+        repeats = cfg["repeats"] if method.gpu else cfg["cpu_repeats"]
+    warmup = cfg["warmup"] if method.gpu else 0
+    if name == "dijkstra_rustworkx":
+        from ..dijkstra.cpu_all_pairs import rustworkx_available
+        rec = Record(paper=PAPER, experiment=experiment, method=name, graph=g.name, n=g.n, m=g.m,
+                     params=params, timing_scope="cpu", profile=cfg["profile"])
+        if not rustworkx_available():
+            rec.skipped = "rustworkx is not installed (optional dependency)"
+            return rec
+        if g.n > cfg["rustworkx_max_n"] or g.m > 64 * g.n:
+            rec.skipped = (f"rustworkx computes every source (no sampling) and calls a Python "
+                           f"cost function per arc: skipped at |V|={g.n}, |E|={g.m}")
+            return rec
+    return timing.run(method, g, experiment=experiment, sources=plan["sources"], params=params,
+                      repeats=repeats, warmup=warmup, verify_rows=plan["verify_rows"],
+                      scale=plan["scale"], extrapolation=plan["extrapolation"],
+                      profile=cfg["profile"])
+
+
+def frame(records) -> pd.DataFrame:
+    """Records as a frame with ``time_s``, ``label`` and the stats expanded."""
+    df = to_frame(records)
+    if df.empty:
+        return df
+    df["time_s"] = df["time_ms_median"] / 1e3
+    df["label"] = df["method"].map(lambda m: LABELS.get(m, m))
+    df["topology"] = df["graph"].map(topology_of)
+    df["w_max"] = df["graph"].str.extract(r"-w(\d+)-", expand=False).astype(float)
+    stats = df["stats"].map(lambda s: json.loads(s) if isinstance(s, str) and s else {})
+    for key in ("iterations_per_sssp_mean", "iterations_per_group_mean", "iterations_per_group_max",
+                "launches_per_sssp", "kernel_launches", "N", "B", "threads", "host_syncs"):
+        df[key] = stats.map(lambda d, key=key: d.get(key, np.nan))
+    return df
+
+
+def topology_of(graph_name: str) -> str:
+    """Table 1 topology from a generated graph's name."""
+    prefix = str(graph_name).split("-", 1)[0]
+    return {"random": "random", "rmat": "power_law", "ring": "ring",
+            "complete": "complete"}.get(prefix, prefix)
+
+
+def iterations(row) -> float:
+    """Iterations per SSSP (Harish) or per group (proposed): the paper's 'launches per SSSP'."""
+    a = row.get("iterations_per_sssp_mean")
+    if a is not None and not pd.isna(a):
+        return a
+    return row.get("iterations_per_group_mean")
+
+
+# ------------------------------------------------------------------ Fig. 10 and 11
+def fig10(cfg: dict, methods=None) -> list[Record]:
+    """Time vs |V| on random graphs, |E| = 4|V|, w_max = |V| (Fig. 10; Fig. 11 from the same)."""
+    methods = methods or GPU_METHODS + CPU_METHODS
+    recs = []
+    for n in progress(cfg["fig10_sizes"], "Fig. 10 sizes"):
+        g = graph("random", n, 4 * n, n, cfg["seed"])
+        for name in methods:
+            recs.append(run(name, g, "fig10", cfg))
+    return recs
+
+
+def time_table(records, index="n", extra=()) -> pd.DataFrame:
+    """Seconds per method (columns) with '*' marking extrapolated cells."""
+    df = frame(records)
+    df["cell"] = [(f"{t:.4g}" + ("*" if x else "")) if t == t else "skipped"
+                  for t, x in zip(df["time_s"], df["extrapolated"])]
+    keys = [index, *extra]
+    return df.pivot_table(index=keys, columns="method", values="cell", aggfunc="first",
+                          sort=False).reindex(columns=[m for m in LABELS if m in set(df["method"])])
+
+
+def fig11_speedups(records, baseline="dijkstra_cpu") -> pd.DataFrame:
+    """Speedup of every method over the all-cores CPU Dijkstra, per |V| (Fig. 11)."""
+    df = frame(records)
+    base = df[df["method"] == baseline].set_index("n")["time_s"]
+    out = df[df["method"] != baseline][["n", "method", "label", "time_s", "extrapolated"]].copy()
+    out["cpu_time_s"] = out["n"].map(base)
+    out["speedup_over_cpu"] = out["cpu_time_s"] / out["time_s"]
+    return out.reset_index(drop=True)
+
+
+def capacity(cfg: dict) -> pd.DataFrame:
+    """Largest |V| (|E| = 4|V|) each method holds: the paper's word model on the paper's
+    512 MB and on this GPU's free memory, and this implementation's bytes (matrix output
+    excluded: with sampled sources or reduce=True it does not grow with |V|²)."""
+    free = gpu.free_bytes() if gpu.available() else float("nan")
+    rows = []
+    per_vertex = {  # bytes per vertex with |E| = 4|V|
+        "harish": {"paper": 4 * harish_words(1, 4), "ours": 4 + 2 * 4 * 4 + 9},
+        "task_parallel (N=32)": {"paper": 4 * proposed_words(1, 4, 32), "ours": 4 + 32 + 32 * 9},
+        "task_parallel (N=1024)": {"paper": 4 * proposed_words(1, 4, 1024),
+                                   "ours": 4 + 32 + 1024 * 9},
+    }
+    for name, b in per_vertex.items():
+        rows.append({"method": name, "paper_bytes_per_vertex": b["paper"],
+                     "our_bytes_per_vertex": b["ours"],
+                     "max_V_paper_model_512MB": int(512 * 2**20 // b["paper"]),
+                     "max_V_paper_model_free_now": (int(free * gpu.MEMORY_HEADROOM // b["paper"])
+                                                    if free == free else np.nan),
+                     "max_V_ours_free_now": (int(free * gpu.MEMORY_HEADROOM // b["ours"])
+                                             if free == free else np.nan),
+                     "free_GiB_now": free / 2**30 if free == free else np.nan})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ Fig. 12 and 13
+FIG12_METHODS = ("harish", "task_parallel_unshared", "task_parallel_shared",
+                 "task_parallel_shared_tuned", "dijkstra_cpu")
+
+
+def fig12(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
+    """Time vs |E| at |V| = 4K, w_max = |V| (Fig. 12)."""
+    n = cfg["fig12_n"]
+    recs = []
+    for m in progress(cfg["fig12_edges"], "Fig. 12 |E|"):
+        g = graph("random", n, m, n, cfg["seed"])
+        recs += [run(name, g, "fig12", cfg) for name in methods]
+    return recs
+
+
+def fig13(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
+    """Time and iterations vs w_max at |V| = 4K, |E| = 16K (Fig. 13)."""
+    n, m = cfg["fig12_n"], cfg["fig13_m"]
+    recs = []
+    for w in progress(cfg["fig13_wmax"], "Fig. 13 w_max"):
+        g = graph("random", n, m, w, cfg["seed"])
+        recs += [run(name, g, "fig13", cfg) for name in methods]
+    return recs
+
+
+def sweep_table(records, key: str) -> pd.DataFrame:
+    """Long table for Fig. 12 (key "m") or Fig. 13 (key "w_max"): seconds and iterations."""
+    df = frame(records)
+    df["iterations"] = [iterations(r) for _, r in df.iterrows()]
+    cols = [key, "method", "label", "time_s", "extrapolated", "iterations", "verified",
+            "verify_scope", "skipped"]
+    return df[cols].reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ Table 1
+TABLE1_METHODS = GPU_METHODS + CPU_METHODS
+
+
+def table1_graphs(cfg: dict) -> dict:
+    n, m, w = cfg["table1_n"], cfg["table1_m"], cfg["table1_wmax"]
+    return {"random": ("random", n, m, w), "power_law": ("power_law", n, m, w),
+            "ring": ("ring", n, 0, None), "complete": ("complete", n, 0, None)}
+
+
+def table1(cfg: dict, topologies=TABLE1_TOPOLOGIES, methods=TABLE1_METHODS) -> list[Record]:
+    """Table 1: the four topologies at |V| = 4677 (ring and complete sampled in default)."""
+    recs = []
+    specs = table1_graphs(cfg)
+    for topo in progress(topologies, "Table 1 topologies"):
+        kind, n, m, w = specs[topo]
+        g = graph(kind, n, m, w, cfg["seed"])
+        for name in methods:
+            recs.append(run(name, g, "table1", cfg, sample=cfg["table1_samples"].get(topo)))
+    return recs
+
+
+def table1_compare(records, published: pd.DataFrame) -> pd.DataFrame:
+    """Published seconds beside measured (this GPU), with iterations per SSSP/group."""
+    df = frame(records)
+    df["iterations"] = [iterations(r) for _, r in df.iterrows()]
+    pub = published.set_index(["method", "topology"])["seconds"]
+    df["published_s"] = [pub.get((m, t), np.nan) for m, t in zip(df["method"], df["topology"])]
+    df["measured_s"] = df["time_s"]
+    df["paper_over_measured"] = df["published_s"] / df["measured_s"]
+    cols = ["topology", "method", "label", "published_s", "measured_s", "extrapolated",
+            "iterations", "launches_per_sssp", "verified", "verify_scope", "skipped"]
+    return df[cols]
+
+
+# ------------------------------------------------------------------ Fig. 14: path recording
+def fig14(cfg: dict) -> list[Record]:
+    """Time of the shared method with and without path recording on random graphs (same
+    sampled sources), for the overhead of the recording kernel (Fig. 14)."""
+    recs = []
+    for n in progress(cfg["fig14_sizes"], "Fig. 14 sizes"):
+        g = graph("random", n, 4 * n, n, cfg["seed"])
+        for name in ("task_parallel_shared", "task_parallel_shared_paths"):
+            recs.append(run(name, g, "fig14", cfg, repeats=cfg["fig14_repeats"]))
+    return recs
+
+
+def fig14_overhead(records) -> pd.DataFrame:
+    """Overhead (%) = time with paths / time without - 1, per |V|."""
+    df = frame(records)
+    piv = df.pivot_table(index="n", columns="method", values="time_s", aggfunc="first")
+    out = pd.DataFrame({"n": piv.index})
+    if {"task_parallel_shared", "task_parallel_shared_paths"} <= set(piv.columns):
+        base = piv["task_parallel_shared"].to_numpy()
+        with_paths = piv["task_parallel_shared_paths"].to_numpy()
+        out["cost_s"] = base
+        out["with_paths_s"] = with_paths
+        out["overhead_pct"] = 100.0 * (with_paths / base - 1.0)
+    return out
+
+
+def path_check(cfg: dict, n: int | None = None) -> dict:
+    """Untimed: record paths on a random graph and backtrace sampled (s, t) pairs on the host;
+    every path must be made of arcs whose weights sum to the distance."""
+    from ..task_parallel.paths import check_paths
+    from ..task_parallel.sssp_groups import TaskParallelSSSP
+    n = n or cfg["fig14_sizes"][0]
+    g = graph("random", n, 4 * n, n, cfg["seed"])
+    if not gpu.available():
+        return {"n": n, "skipped": "no CUDA GPU on this machine"}
+    count = min(n, 256)
+    sources = np.sort(source_order(n, cfg["seed"])[:count])
+    solver = TaskParallelSSSP(g, sources=sources, N=32, B=4, shared=True, paths=True)
+    solver.setup()
+    solver.reset()
+    solver.compute()
+    sol = solver.solution()
+    result = check_paths(g, sol.sources, sol.pred_rows(), sol.rows(), pairs=cfg["path_pairs"],
+                         seed=cfg["seed"])
+    return {"n": n, "sources": count, **result}
+
+
+# ------------------------------------------------------------------ N sweep
+def n_sweep(cfg: dict) -> list[Record]:
+    """Task-group size N (and B at N=32) on the Table 1 random graph, both kernels."""
+    n, m, w = cfg["table1_n"], cfg["table1_m"], cfg["table1_wmax"]
+    g = graph("random", n, m, w, cfg["seed"])
+    cases = [{"N": N, "B": "auto"} for N in cfg["n_sweep_N"]]
+    cases += [{"N": 32, "B": B} for B in cfg["n_sweep_B"]]
+    recs = []
+    for case in progress(cases, "N sweep"):
+        for name in ("task_parallel_unshared", "task_parallel_shared"):
+            recs.append(run(name, g, "n_sweep", cfg, params=case,
+                            sample=cfg["table1_samples"].get("random")))
+    return recs
+
+
+def n_sweep_table(records) -> pd.DataFrame:
+    df = frame(records)
+    df["N_param"] = [json.loads(p).get("N") for p in df["params"]]
+    df["B_param"] = [json.loads(p).get("B") for p in df["params"]]
+    df["iterations"] = [iterations(r) for _, r in df.iterrows()]
+    df["groups"] = np.ceil(df["n"] / df["N"]).astype("float")
+    cols = ["method", "N_param", "B_param", "N", "B", "groups", "time_s", "extrapolated",
+            "iterations", "kernel_launches", "host_syncs", "verified", "skipped"]
+    return df[cols]
+
+
+# ------------------------------------------------------------------ headline ratios
+def ratios(records, num: str, den: str, by=("experiment", "n", "graph")) -> pd.DataFrame:
+    """time(num) / time(den) on every graph where both ran (num slower -> ratio > 1)."""
+    df = frame(records)
+    df = df[df["time_s"] == df["time_s"]]
+    keys = list(by)
+    a = df[df["method"] == num].set_index(keys)["time_s"]
+    b = df[df["method"] == den].set_index(keys)["time_s"]
+    both = a.index.intersection(b.index)
+    out = pd.DataFrame({"ratio": (a[both] / b[both]).to_numpy()},
+                       index=both).reset_index()
+    return out
+
+
+def best_gpu_vs_cpu(records, graph_name: str) -> dict:
+    """Best GPU method vs best all-cores CPU method on one graph (the speed goal)."""
+    df = frame(records)
+    df = df[(df["graph"] == graph_name) & (df["time_s"] == df["time_s"])]
+    gpu_rows = df[df["method"].isin(GPU_METHODS) | df["method"].str.startswith("task_parallel")]
+    cpu_rows = df[df["method"].isin(("dijkstra_cpu", "dijkstra_rustworkx"))]
+    if gpu_rows.empty or cpu_rows.empty:
+        return {}
+    g = gpu_rows.loc[gpu_rows["time_s"].idxmin()]
+    c = cpu_rows.loc[cpu_rows["time_s"].idxmin()]
+    return {"gpu_method": g["method"], "gpu_params": g["params"], "gpu_s": g["time_s"],
+            "gpu_extrapolated": bool(g["extrapolated"]), "cpu_method": c["method"],
+            "cpu_s": c["time_s"], "cpu_threads": c["threads"], "speedup": c["time_s"] / g["time_s"]}

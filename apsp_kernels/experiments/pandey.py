@@ -1,0 +1,353 @@
+"""Experiments of pandey (notebooks/pandey.ipynb): R-Kleene vs FW, GPU vs one CPU core.
+
+Every timed number comes from :func:`apsp_kernels.timing.run` (checked against the oracle on
+all rows up to ``FULL_ROWS_MAX_N``, on 8 seeded rows above: SciPy's Dijkstra on a dense
+graph costs minutes at n = 4096). :func:`full_checks` adds a check of ALL n^2 entries for
+every n <= ``certify_max_n`` through the Bellman-equation certificate
+(:func:`apsp_kernels.minplus.cpu.certify`). Serial times above ``serial_max_n`` are the
+largest measured time scaled by n^3 and labelled ``extrapolated``.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import pandas as pd
+
+from .. import generators, gpu, oracle, registry, report, timing
+from ..errors import GPUMemoryError, NoGPUError
+from ..profiles import choose
+from ..minplus.product import squarings_needed
+from ..minplus.rkleene import plan_counts
+from ..records import Record
+
+PAPER = "pandey"
+GPU_METHODS = ("rkleene", "rkleene_launches", "rkleene_tiled", "fw_parallel")
+SERIAL_METHODS = ("rkleene_serial", "fw_serial")
+PRODUCT_METHODS = ("minplus_blocked", "minplus_naive_tiled")
+THRESHOLDS = (8, 16, 32, 64, 128)
+FULL_ROWS_MAX_N = 1024    # oracle on every row up to here (~4 s at n = 1024, once per graph)
+SAMPLED_ROWS = 8          # oracle rows above it (Dijkstra on n^2 arcs per row)
+PEAK_REFERENCE_TOPS = 20.0  # H100 int32 DPX min-plus peak measured by the project lead (T/s)
+TABLE1_DEVICES = {"amd_hd6450": "AMD HD 6450", "nvidia_gt630m": "NVIDIA GT 630M",
+                  "amd_hd6850": "AMD HD 6850", "intel_i3_opencl": "Intel i3 (OpenCL)"}
+
+
+def config(profile: str) -> dict:
+    """Sizes and repeats per profile (smoke: CPU seconds; default: <= 2 min on one H100)."""
+    pow2 = lambda lo, hi: tuple(2 ** e for e in range(lo, hi + 1))  # noqa: E731
+    return {
+        "profile": profile,
+        "seed": 0,
+        "sizes": choose(profile, smoke=(16, 33, 64), default=pow2(6, 12), paper=pow2(6, 14)),
+        "serial_max_n": choose(profile, smoke=33, default=1024, paper=4096),
+        "fw_max_n": choose(profile, smoke=64, default=4096, paper=16384),
+        "tiled_max_n": choose(profile, smoke=64, default=4096, paper=8192),
+        "certify_max_n": choose(profile, smoke=64, default=4096, paper=4096),
+        "certify_all_methods_max_n": choose(profile, smoke=64, default=2048, paper=4096),
+        "thresholds": THRESHOLDS,
+        "threshold_sizes": choose(profile, smoke=(64,), default=(512, 4096), paper=(512, 4096, 8192)),
+        "product_sizes": choose(profile, smoke=(33,), default=(2048, 4096), paper=(2048, 4096, 8192)),
+        "inplace_n": choose(profile, smoke=64, default=4096, paper=8192),
+        "gpu_repeats": choose(profile, smoke=1, default=3, paper=5),
+        "serial_repeats": choose(profile, smoke=1, default=1, paper=1),
+        "peak_reference_tops": PEAK_REFERENCE_TOPS,
+    }
+
+
+@functools.lru_cache(maxsize=12)
+def graph(n: int, seed: int = 0):
+    """The paper's input: dense random digraph, int32 weights uniform in [1, 10]."""
+    return generators.dense_random(n, w_low=1, w_high=10, seed=seed)
+
+
+def verify_rows(n: int):
+    """Oracle rows for an n-vertex run: all up to FULL_ROWS_MAX_N, else SAMPLED_ROWS seeded ones."""
+    return oracle.choose_rows(n, limit=FULL_ROWS_MAX_N, sample=min(SAMPLED_ROWS, n))
+
+
+def _run(name: str, g, experiment: str, cfg: dict, params=None, repeats=None, scope="kernel"):
+    method = registry.get(PAPER, name)
+    if repeats is None:
+        repeats = cfg["gpu_repeats"] if method.gpu else cfg["serial_repeats"]
+        if not method.gpu and g.n <= 256:
+            repeats = 3
+    return timing.run(method, g, experiment=experiment, params=params, repeats=repeats,
+                      warmup=1 if method.gpu else 0, scope=scope, verify_rows=verify_rows(g.n),
+                      profile=cfg["profile"])
+
+
+def extrapolate(base: Record, n: int) -> Record:
+    """A serial record at n from the measured one at base.n, scaled by (n / base.n)^3."""
+    factor = (n / base.n) ** 3
+    return Record(paper=base.paper, experiment=base.experiment, method=base.method,
+                  graph=base.graph.replace(f"-n{base.n}-", f"-n{n}-") + " (not built)",
+                  n=n, m=n * (n - 1),
+                  params=base.params, time_ms_median=base.time_ms_median * factor,
+                  time_ms_min=base.time_ms_min * factor, repeats=base.repeats,
+                  timing_scope=base.timing_scope, verified=base.verified, max_error=base.max_error,
+                  verify_scope=f"not run at this n; the measured n={base.n} run: {base.verify_scope}",
+                  extrapolated=True, extrapolation=f"n^3 scaling of the time measured at n={base.n}",
+                  stats=base.stats, device=base.device, profile=base.profile)
+
+
+def sweep(cfg: dict) -> list[Record]:
+    """Fig. 11-15 and Table 1: every method at every size (serial measured up to serial_max_n)."""
+    records: list[Record] = []
+    measured_serial: dict[str, Record] = {}
+    for n in report.progress(cfg["sizes"], desc="pandey sizes"):
+        g = graph(n, cfg["seed"])
+        for name in GPU_METHODS:
+            if (name == "fw_parallel" and n > cfg["fw_max_n"]) or \
+               (name in ("rkleene_tiled", "rkleene_launches") and n > cfg["tiled_max_n"]):
+                continue
+            records.append(_run(name, g, "sweep", cfg))
+        records.append(_run("rkleene", g, "sweep_with_transfers", cfg, repeats=1,
+                            scope="with_transfers"))
+        for name in SERIAL_METHODS:
+            if n <= cfg["serial_max_n"]:
+                rec = _run(name, g, "sweep", cfg)
+                measured_serial[name] = rec
+            elif name in measured_serial:
+                rec = extrapolate(measured_serial[name], n)
+            else:
+                continue
+            records.append(rec)
+    return records
+
+
+def times(df: pd.DataFrame, method: str, experiment: str = "sweep") -> pd.Series:
+    """Median ms per n of one method (NaN where skipped)."""
+    sel = df[(df["method"] == method) & (df["experiment"] == experiment)]
+    return sel.set_index("n")["time_ms_median"].astype(float)
+
+
+def _flag(df: pd.DataFrame, method: str) -> pd.Series:
+    sel = df[(df["method"] == method) & (df["experiment"] == "sweep")]
+    return sel.set_index("n")["extrapolated"].astype(bool)
+
+
+def table1(df: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 / Fig. 12-13: the paper's speedups beside the measured ones, per n."""
+    pub = report.published(PAPER, "table1").set_index("n")
+    sizes = sorted(set(df["n"]))
+    out = pd.DataFrame(index=pd.Index(sizes, name="n"))
+    for col, label in TABLE1_DEVICES.items():
+        out[f"paper {label}"] = pub[col].reindex(sizes)
+    rk, rk_tiled, fw_gpu = times(df, "rkleene"), times(df, "rkleene_tiled"), times(df, "fw_parallel")
+    rk_ser, fw_ser = times(df, "rkleene_serial"), times(df, "fw_serial")
+    out["serial RK ms"] = rk_ser.reindex(sizes)
+    out["serial FW ms"] = fw_ser.reindex(sizes)
+    out["GPU RK ms"] = rk.reindex(sizes)
+    out["speedup RK vs serial RK"] = (rk_ser / rk).reindex(sizes)
+    out["speedup RK vs serial FW"] = (fw_ser / rk).reindex(sizes)
+    out["speedup RK (paper's kernel) vs serial RK"] = (rk_ser / rk_tiled).reindex(sizes)
+    out["speedup FW per-k vs serial FW"] = (fw_ser / fw_gpu).reindex(sizes)
+    extra = _flag(df, "rkleene_serial").reindex(sizes, fill_value=False) | \
+        _flag(df, "fw_serial").reindex(sizes, fill_value=False)
+    out["serial extrapolated"] = extra.values
+    return out.reset_index()
+
+
+def rk_vs_fw(df: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 15: R-Kleene against FW per-k on the same GPU."""
+    sizes = sorted(set(df["n"]))
+    out = pd.DataFrame(index=pd.Index(sizes, name="n"))
+    out["FW per-k ms"] = times(df, "fw_parallel").reindex(sizes)
+    out["RK ms"] = times(df, "rkleene").reindex(sizes)
+    out["RK launches ms"] = times(df, "rkleene_launches").reindex(sizes)
+    out["RK paper kernel ms"] = times(df, "rkleene_tiled").reindex(sizes)
+    out["FW / RK"] = out["FW per-k ms"] / out["RK ms"]
+    out["FW / RK (paper kernel)"] = out["FW per-k ms"] / out["RK paper kernel ms"]
+    return out.reset_index()
+
+
+def crossover(table: pd.DataFrame, column: str = "FW / RK") -> int | None:
+    """Smallest n from which RK stays faster than FW (ratio > 1 there and above); None if never."""
+    ok = table.dropna(subset=[column])
+    if ok.empty:
+        return None
+    wins = (ok[column] > 1.0).to_numpy()
+    for i in range(len(wins)):
+        if wins[i:].all():
+            return int(ok["n"].iloc[i])
+    return None
+
+
+def full_checks(cfg: dict) -> pd.DataFrame:
+    """All n^2 entries of the GPU results, for every n <= certify_max_n (Bellman certificate)."""
+    from ..minplus.cpu import certify
+    rows = []
+    for n in report.progress([n for n in cfg["sizes"] if n <= cfg["certify_max_n"]], desc="full checks"):
+        g = graph(n, cfg["seed"])
+        # rkleene_launches runs the very kernels of rkleene; checking rkleene covers it
+        names = ("rkleene", "rkleene_tiled", "fw_parallel") if n <= cfg["certify_all_methods_max_n"] \
+            else ("rkleene",)
+        for name in names:
+            row = {"n": n, "method": name}
+            if not gpu.available():
+                rows.append({**row, "ok": None, "bad_entries": None, "scope": "", "skipped": "no CUDA GPU"})
+                continue
+            try:
+                solver = registry.get(PAPER, name).make(g)
+                gpu.require_memory(solver.bytes_needed(), f"{name} at n={n}")
+                solver.setup()
+                solver.reset()
+                solver.compute()
+                res = certify(solver.solution().dist, g.dense())
+                del solver
+            except (GPUMemoryError, NoGPUError) as exc:
+                rows.append({**row, "ok": None, "bad_entries": None, "scope": "", "skipped": str(exc)})
+                continue
+            rows.append({**row, **res, "skipped": ""})
+    return pd.DataFrame(rows, columns=["n", "method", "ok", "bad_entries", "scope", "skipped"])
+
+
+def threshold_sweep(cfg: dict) -> list[Record]:
+    """R-Kleene time vs base-case threshold (with and without the CUDA graph)."""
+    records = []
+    for n in cfg["threshold_sizes"]:
+        g = graph(n, cfg["seed"])
+        for t in report.progress(cfg["thresholds"], desc=f"thresholds n={n}"):
+            for name in ("rkleene", "rkleene_launches"):
+                records.append(_run(name, g, "threshold", cfg, params={"threshold": t}))
+    return records
+
+
+def threshold_table(records) -> pd.DataFrame:
+    """n, threshold, launches, ms with and without the CUDA graph."""
+    rows = {}
+    for r in records:
+        key = (r.n, r.param("threshold"))
+        row = rows.setdefault(key, {"n": r.n, "threshold": key[1],
+                                    "launches": plan_counts(r.n, key[1])["launches"]})
+        label = "ms (CUDA graph)" if r.method == "rkleene" else "ms (host launches)"
+        row[label] = r.time_ms_median
+        row["verified"] = row.get("verified", True) and bool(r.verified)
+    return pd.DataFrame(list(rows.values()))
+
+
+def product_rate(cfg: dict) -> list[Record]:
+    """The product kernels timed as in-place squarings (one n x n x n product per launch)."""
+    records = []
+    for n in report.progress(cfg["product_sizes"], desc="product rate"):
+        g = graph(n, cfg["seed"])
+        for name in PRODUCT_METHODS:
+            records.append(_run(name, g, "product_rate", cfg))
+    return records
+
+
+def peak(cfg: dict) -> dict:
+    """Measured (min,+) peak of this GPU (int32 add_min chains; DPX on sm_90); {} without GPU."""
+    if not gpu.available():
+        return {}
+    from ..minplus.product import measure_peak
+    return measure_peak(np.int32)
+
+
+def product_rate_table(records, sweep_df: pd.DataFrame | None, peak_info: dict, cfg: dict) -> pd.DataFrame:
+    """(min,+) operations per second of each product kernel and of whole R-Kleene runs
+    (R-Kleene performs exactly n^3 of them: its products and base cases add up to n^3)."""
+    peak_tops = peak_info["ops_per_s"] / 1e12 if peak_info else float("nan")
+    rows = []
+    for r in records:
+        squarings = squarings_needed(r.n)
+        rows.append({"what": f"{r.method}: {squarings} in-place products {r.n} x {r.n} x {r.n}",
+                     "n": r.n, "ops": squarings * r.n ** 3, "ms": r.time_ms_median,
+                     "ms_per_product": r.time_ms_median / squarings if squarings else float("nan"),
+                     "verified": r.verified, "skipped": r.skipped})
+    if sweep_df is not None:
+        sel = sweep_df[(sweep_df["method"] == "rkleene") & (sweep_df["experiment"] == "sweep")]
+        for _, r in sel[sel["n"].isin(cfg["product_sizes"])].iterrows():
+            rows.append({"what": "rkleene: whole R-Kleene run (n^3 ops)", "n": int(r["n"]),
+                         "ops": int(r["n"]) ** 3, "ms": r["time_ms_median"], "ms_per_product": float("nan"),
+                         "verified": r["verified"], "skipped": r["skipped"]})
+    out = pd.DataFrame(rows, columns=["what", "n", "ops", "ms", "ms_per_product", "verified", "skipped"])
+    out["T_ops_per_s"] = out["ops"].astype(float) / (out["ms"].astype(float) * 1e-3) / 1e12
+    out["measured_peak_T_ops_per_s"] = peak_tops
+    out["fraction_of_measured_peak"] = out["T_ops_per_s"] / peak_tops
+    out[f"fraction_of_{cfg['peak_reference_tops']:g}T_reference"] = \
+        out["T_ops_per_s"] / cfg["peak_reference_tops"]
+    return out
+
+
+def malloc_counter():
+    """A CuPy memory hook counting every allocation (pool malloc and raw device alloc)."""
+    cp = gpu.cupy()
+
+    class MallocCounter(cp.cuda.MemoryHook):
+        name = "pandey_malloc_counter"
+
+        def __init__(self):
+            self.count = 0
+
+        def malloc_preprocess(self, **kwargs):
+            self.count += 1
+
+        def alloc_preprocess(self, **kwargs):
+            self.count += 1
+
+    return MallocCounter()
+
+
+def inplace_check(n: int, seed: int = 0, threshold: int = 16) -> dict:
+    """Device memory of R-Kleene on one n x n matrix: pool bytes before/after and allocations
+    during the run (the paper's in-place claim: no memory beyond the matrix). {} without GPU."""
+    if not gpu.available():
+        return {}
+    cp = gpu.cupy()
+    from ..minplus.rkleene import build_launcher
+    g = graph(n, seed)
+    pool = cp.get_default_memory_pool()
+    d = g.dense_gpu()
+    cp.cuda.Device().synchronize()
+    launcher = build_launcher(d, threshold, "blocked")
+    counter = malloc_counter()
+    used0, total0 = pool.used_bytes(), pool.total_bytes()
+    with counter:
+        launcher.issue()
+        cp.cuda.Device().synchronize()
+    used1, total1 = pool.used_bytes(), pool.total_bytes()
+    out = {"n": n, "matrix_bytes": g.dense_nbytes(), "pool_used_before": used0,
+           "pool_used_after": used1, "pool_total_before": total0, "pool_total_after": total1,
+           "allocations_during_run": counter.count,
+           "launches": launcher.stats["launches"]}
+    del d, launcher
+    return out
+
+
+def speedup_summary(t1: pd.DataFrame) -> dict:
+    """Numbers the verdicts quote."""
+    col = "speedup RK vs serial RK"
+    ok = t1.dropna(subset=[col])
+    if ok.empty:
+        return {}
+    return {"first_n": int(ok["n"].iloc[0]), "first": float(ok[col].iloc[0]),
+            "last_n": int(ok["n"].iloc[-1]), "last": float(ok[col].iloc[-1]),
+            "max_rk": float(ok[col].max()),
+            "max_fw": float(t1["speedup RK vs serial FW"].max()),
+            "paper_max": float(t1["paper NVIDIA GT 630M"].max()),
+            "extrapolated_at_max": bool(ok.loc[ok[col].idxmax(), "serial extrapolated"])}
+
+
+def fmt(x, digits=3) -> str:
+    """Number for verdict text ('n/a' for NaN/None)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.{digits}g}"
+
+
+def plot_method(ax, df: pd.DataFrame, method: str, label: str, experiment: str = "sweep", **kw):
+    """One line of time vs n: measured points solid, extrapolated ones dashed and hollow."""
+    sel = df[(df["method"] == method) & (df["experiment"] == experiment)].dropna(subset=["time_ms_median"])
+    sel = sel.sort_values("n")
+    if sel.empty:
+        return
+    meas = sel[~sel["extrapolated"].astype(bool)]
+    extra = sel[sel["extrapolated"].astype(bool)]
+    line, = ax.plot(meas["n"], meas["time_ms_median"], marker="o", label=label, **kw)
+    if not extra.empty:
+        joined = pd.concat([meas.tail(1), extra])
+        ax.plot(joined["n"], joined["time_ms_median"], ls="--", marker="o", mfc="none",
+                color=line.get_color(), label=f"{label} (extrapolated, n^3)")

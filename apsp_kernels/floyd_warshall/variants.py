@@ -1,0 +1,206 @@
+"""Floyd-Warshall variants of bodra (Sec. 2.3, Table 3, Fig. 6) on the dense matrix, with parents.
+
+* :class:`SuperNaive` is the project's per-k kernel (:mod:`.per_k`, one thread per entry on a
+  32 x 32-thread 2D grid, as the author) with a ``max_k`` prefix for timing.
+* :class:`SuperNaiveShared`: 1D blocks of 1024 threads, one block row per matrix row; the
+  block's first thread loads d[i][k] into shared memory and the block reads it from there.
+* :class:`NaiveRows`: one thread per row i looping over every column j (1024-thread blocks,
+  as the author; ``threads`` changes that).
+
+:class:`DenseFW` holds what they share (and what :mod:`apsp_kernels.blocked_fw.three_phase`
+uses): the distance and predecessor matrices on the GPU, padded to a multiple of ``pad``
+with isolated vertices; ``pred[i][j]`` is the vertex before j on a shortest i->j path (the
+author stores the intermediate k instead, which is not a predecessor and cannot be followed
+back; keeping pred[k][j] costs the same one write per improvement).
+
+Options of every variant:
+
+* ``parents=True`` (the author always computes them).
+* ``max_k``: stop after that many values of k (the tiled variants after ceil(max_k / 32)
+  rounds), for timing a prefix. The result is then final only for paths whose intermediate
+  vertices are all < max_k; the time scales with k because every step reads the same data.
+* ``host_io=True``: like the author's program, upload the n x n distance and parent matrices
+  built on the host (built once per graph and cached, outside any timing, as the author builds
+  them before starting its timer) and download both in ``solution()``; with the timing scope
+  ``with_transfers`` that times upload + kernels + download. By default the matrices are built
+  on the GPU from the CSR arrays in ``reset()`` and stay there.
+
+INF: the author's ``INT_MAX`` needs a test before each addition; the project's
+``INF_INT32 = 2**30 - 1`` (:mod:`apsp_kernels.inf`) makes INF + INF safe, so the kernels add
+without tests. Negative weights are rejected (the Solver base does that).
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from .. import gpu
+from ..errors import InputError
+from ..inf import INF_INT32
+from ..solver import Solution, Solver
+from ..sssp_iterative.bellman_ford import check_int32
+from .per_k import FloydWarshallPerK
+
+_CU = gpu.cu_path(__file__, "variants.cu")
+_HOST_MATRICES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+MAX_GRID_Y = 65535
+
+
+def host_matrices(graph, size: int):
+    """(distances, parents) as the author's host arrays, padded to ``size``; cached per graph."""
+    cache = _HOST_MATRICES.setdefault(graph, {})
+    if size not in cache:
+        cache.clear()
+        src, dst = graph.sources_of_arcs, graph.indices
+        dist = np.full((size, size), INF_INT32, dtype=np.int32)
+        dist[src, dst] = graph.weights
+        np.fill_diagonal(dist, 0)
+        parent = np.full((size, size), -1, dtype=np.int32)
+        parent[src, dst] = src
+        cache[size] = (dist, parent)
+    return cache[size]
+
+
+class DenseFW(Solver):
+    """Dense distance + predecessor matrices on the GPU; subclasses implement ``compute``."""
+
+    pad = 1  # the matrix side is rounded up to a multiple of this
+
+    def __init__(self, graph, sources=None, parents=True, max_k=None, host_io=False):
+        super().__init__(graph, sources)
+        check_int32(graph, type(self).__name__)
+        if max_k is not None and int(max_k) < 0:
+            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
+        self.parents = bool(parents)
+        self.host_io = bool(host_io)
+        self.size = -(-graph.n // self.pad) * self.pad
+        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
+        self.stats = {"k_steps": self.k_steps, "matrix_side": self.size, "parents": self.parents,
+                      "host_io": self.host_io, "truncated": self.k_steps < graph.n}
+
+    @property
+    def ld(self) -> np.int64:
+        return np.int64(self.size)
+
+    def matrix_bytes(self) -> int:
+        return self.size * self.size * 4
+
+    def bytes_needed(self) -> int:
+        return self.matrix_bytes() * (1 + self.parents) + 12 * self.graph.m
+
+    def setup(self):
+        cp = self.cp = gpu.cupy()
+        shape = (self.size, self.size)
+        self.d = cp.empty(shape, dtype=cp.int32)
+        self.pred = cp.empty(shape, dtype=cp.int32) if self.parents else None
+        if self.host_io:
+            self._upload()
+        else:
+            g = self.graph
+            self.arc_src = cp.asarray(g.sources_of_arcs)
+            self.arc_dst = cp.asarray(g.indices)
+            self.arc_w = cp.asarray(g.weights)
+        self.fresh = self.host_io  # the upload above already holds the initial state
+        self.load_kernels(gpu.load_module(self.cu_file))
+
+    def _upload(self):
+        dist, parent = host_matrices(self.graph, self.size)
+        self.d.set(dist)
+        if self.parents:
+            self.pred.set(parent)
+
+    def reset(self):
+        if self.fresh:
+            self.fresh = False
+        elif self.host_io:
+            self._upload()
+        else:
+            cp = self.cp
+            self.d.fill(INF_INT32)
+            self.d[self.arc_src, self.arc_dst] = self.arc_w
+            cp.fill_diagonal(self.d, 0)
+            if self.parents:
+                self.pred.fill(-1)
+                self.pred[self.arc_src, self.arc_dst] = self.arc_src
+
+    @property
+    def pred_arg(self):
+        return self.pred if self.parents else np.intp(0)
+
+    def solution(self) -> Solution:
+        dist, pred = self.d, self.pred
+        if self.host_io:  # the author's program copies both matrices back
+            dist = dist.get()
+            pred = pred.get() if self.parents else None
+        return Solution(dist, np.arange(self.graph.n, dtype=np.int32), self.graph.n, pred=pred,
+                        stats=self.stats)
+
+    cu_file = _CU
+
+    def load_kernels(self, module) -> None:
+        raise NotImplementedError
+
+
+class SuperNaiveShared(DenseFW):
+    """FW, one launch per k; 1D blocks of ``threads``, d[i][k] broadcast through shared memory."""
+
+    def __init__(self, graph, sources=None, threads=1024, **kw):
+        super().__init__(graph, sources, **kw)
+        self.threads = _threads(threads, type(self).__name__)
+        self.stats.update(threads=self.threads, launches=self.k_steps)
+
+    def load_kernels(self, module):
+        self.kernel = module.get_function("fw_super_naive_shared_i32")
+        n = self.graph.n
+        self.grid = (-(-n // self.threads), min(n, MAX_GRID_Y))
+
+    def compute(self):
+        n = np.int32(self.graph.n)
+        for k in range(self.k_steps):
+            self.kernel(self.grid, (self.threads,), (self.d, self.pred_arg, n, self.ld, np.int32(k)))
+
+
+class NaiveRows(DenseFW):
+    """FW, one launch per k; one thread per row (``threads`` per block) loops over the columns."""
+
+    def __init__(self, graph, sources=None, threads=1024, **kw):
+        super().__init__(graph, sources, **kw)
+        self.threads = _threads(threads, type(self).__name__)
+        self.stats.update(threads=self.threads, launches=self.k_steps)
+
+    def load_kernels(self, module):
+        self.kernel = module.get_function("fw_naive_rows_i32")
+        self.grid = (-(-self.graph.n // self.threads),)
+
+    def compute(self):
+        n = np.int32(self.graph.n)
+        for k in range(self.k_steps):
+            self.kernel(self.grid, (self.threads,), (self.d, self.pred_arg, n, self.ld, np.int32(k)))
+
+
+class SuperNaive(FloydWarshallPerK):
+    """The project's per-k FW (:class:`FloydWarshallPerK`) with 32 x 32 blocks as the author,
+    parents on, and a ``max_k`` prefix for timing (the kernel and the rest are unchanged)."""
+
+    def __init__(self, graph, sources=None, block=(32, 32), parents=True, max_k=None):
+        super().__init__(graph, sources, block=block, parents=parents)
+        check_int32(graph, type(self).__name__)
+        if max_k is not None and int(max_k) < 0:
+            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
+        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
+        self.stats.update(launches=self.k_steps, k_steps=self.k_steps, truncated=self.k_steps < graph.n)
+
+    def compute(self):
+        n = np.int32(self.graph.n)
+        ld = np.int64(self.graph.n)
+        pred = self.pred if self.parents else np.intp(0)
+        for k in range(self.k_steps):
+            self.kernel(self.grid, self.block, (self.d, pred, n, ld, np.int32(k)))
+
+
+def _threads(threads, name) -> int:
+    threads = int(threads)
+    if threads < 32 or threads > 1024 or threads % 32:
+        raise InputError(f"{name}: threads must be a multiple of 32 in [32, 1024], got {threads}")
+    return threads

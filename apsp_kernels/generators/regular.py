@@ -1,0 +1,127 @@
+"""Random k-out-regular digraphs with float weights: Takafuji et al. Table I and II.
+
+The paper's inputs are "4-regular graphs with random float distances": every
+vertex gets k distinct out-neighbours (no self loops), uniform over the
+k-subsets of the other n-1 vertices; in-degrees vary (mean k). Bulk runs
+(Table II) take m such instances; ``k_regular_arcs`` returns them compactly as
+(m, n, k) target and weight arrays, from which ``dense_from_arcs`` builds the
+(m, P, P) matrices a bulk blocked-FW solver works on, on the host or, with
+``xp=cupy``, directly on the GPU (the host never holds the m*P*P floats).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from ..graph import Graph
+from ._common import build, positive_int
+
+
+def _distinct_offsets(rng, rows: int, pool: int, k: int) -> np.ndarray:
+    """(rows, k) sorted int64: per row a uniform k-subset of [0, pool) (Floyd's algorithm)."""
+    out = np.empty((rows, k), dtype=np.int64)
+    for col, j in enumerate(range(pool - k, pool)):
+        t = rng.integers(0, j + 1, size=rows)
+        seen = (out[:, :col] == t[:, None]).any(axis=1)
+        out[:, col] = np.where(seen, j, t)
+    out.sort(axis=1)
+    return out
+
+
+def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
+    """``m`` random k-out-regular digraphs as ``(targets, weights)``, both shaped (m, n, k).
+
+    ``targets[i, u]`` are the k distinct out-neighbours of vertex u in instance i
+    (int32, ascending, never u); ``weights`` are uniform in ``[w_low, w_high)``
+    (float32; with ``dtype=np.int32`` integers in that half-open range).
+    """
+    fn = "k_regular_arcs"
+    m = positive_int(fn, "m (instances)", m)
+    n = positive_int(fn, "n", n, low=2)
+    k = positive_int(fn, "k", k, low=0)
+    if k > n - 1:
+        raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
+    if not w_high >= w_low:
+        raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
+    rng = np.random.default_rng(seed)
+    off = _distinct_offsets(rng, m * n, n - 1, k).reshape(m, n, k)
+    u = np.arange(n, dtype=np.int64)[None, :, None]
+    targets = (off + (off >= u)).astype(np.int32)
+    if np.dtype(dtype) == np.int32:
+        weights = rng.integers(w_low, max(w_high, w_low + 1), size=(m, n, k)).astype(np.int32)
+    else:
+        w = w_low + (w_high - w_low) * rng.random((m, n, k))
+        weights = w.astype(np.float32)
+        if w_high > w_low:  # float32 rounding must not reach w_high
+            np.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+    return targets, weights
+
+
+def dense_from_arcs(targets, weights, padded_n=None, xp=np):
+    """(m, P, P) distance matrices from ``k_regular_arcs`` output: INF off-edge, 0 diagonal.
+
+    ``P = padded_n or n``; padding vertices are isolated (INF rows and columns, 0
+    diagonal), e.g. ``padded_n`` a multiple of the FW tile W = 32. float32 uses
+    +inf, int32 the INF_INT32 sentinel. ``xp=cupy`` builds on the GPU from cupy
+    inputs, after checking that the matrices fit.
+    """
+    m, n, k = targets.shape
+    size = int(padded_n or n)
+    if size < n:
+        raise InputError(f"padded_n={size} is smaller than n={n}")
+    dtype = np.dtype(weights.dtype)
+    if xp is not np:
+        from .. import gpu
+        gpu.require_memory(m * size * size * dtype.itemsize, f"{m} dense {size}x{size} matrices")
+    from ..inf import inf_for
+    out = xp.full((m, size, size), inf_for(dtype), dtype=dtype)
+    inst = xp.arange(m)[:, None, None]
+    rows = xp.arange(n)[None, :, None]
+    out[inst, rows, targets] = weights
+    diag = xp.arange(size)
+    out[:, diag, diag] = 0
+    return out
+
+
+def k_regular_dense_batch(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, padded_n=None,
+                          xp=np):
+    """Takafuji et al. Table II input: ``m`` instances as one (m, P, P) float32 array.
+
+    Instance i equals ``k_regular_batch(m, n, k, seed, ...)[i].dense()``. The array
+    is m*P*P*4 bytes (m=512, n=2048: 8 GiB); for large batches generate on the GPU
+    with ``xp=cupy``: only the compact arcs cross the bus.
+    """
+    targets, weights = k_regular_arcs(m, n, k, seed, w_low, w_high)
+    if xp is not np:
+        targets, weights = xp.asarray(targets), xp.asarray(weights)
+    return dense_from_arcs(targets, weights, padded_n=padded_n, xp=xp)
+
+
+def k_regular_batch(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32,
+                    name=None) -> list[Graph]:
+    """The ``m`` instances of ``k_regular_arcs`` as Graphs (for the oracle and per-graph solvers)."""
+    targets, weights = k_regular_arcs(m, n, k, seed, w_low, w_high, dtype)
+    src = np.repeat(np.arange(n, dtype=np.int64), k)
+    base = name or f"kregular-n{n}-k{k}-s{seed}"
+    graphs = []
+    for i in range(m):
+        params = {"n": n, "k": k, "seed": seed, "w_low": w_low, "w_high": w_high,
+                  "instance": i, "instances": m}
+        graphs.append(build("k_regular_batch", n, src, targets[i].ravel(), weights[i].ravel(),
+                            params=params, dtype=dtype,
+                            name=base if m == 1 else f"{base}-i{i}",
+                            label=f"random {k}-out-regular digraph (n={n}), instance {i} of {m}"))
+    return graphs
+
+
+def k_regular_digraph(n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32,
+                      name=None) -> Graph:
+    """Takafuji et al. Table I: one random k-out-regular digraph, weights uniform in [w_low, w_high).
+
+    The same graph as instance 0 of ``k_regular_arcs(1, n, k, seed, ...)``.
+    """
+    g = k_regular_batch(1, n, k, seed, w_low, w_high, dtype, name=name)[0]
+    g.meta.update(generator="k_regular_digraph",
+                  params={"n": n, "k": k, "seed": seed, "w_low": w_low, "w_high": w_high},
+                  label=f"random {k}-out-regular digraph (n={n}, w in [{w_low}, {w_high}))")
+    return g
