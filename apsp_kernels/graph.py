@@ -73,13 +73,14 @@ class Graph:
             if (w[loops] < 0).any():
                 raise InputError(f"{name}: a negative self loop is a negative cycle")
             src, dst, w = src[~loops], dst[~loops], w[~loops]
-        # sort by (src, dst, w) and keep the first of each (src, dst): the minimum
-        order = np.lexsort((w, dst, src))
-        src, dst, w = src[order], dst[order], w[order]
-        if len(src):
-            keep = np.ones(len(src), dtype=bool)
-            keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-            src, dst, w = src[keep], dst[keep], w[keep]
+        key = src * n + dst
+        if len(key) and not (key[1:] > key[:-1]).all():  # already sorted and unique: nothing to do
+            order = np.argsort(key)
+            key, w = key[order], w[order]
+            first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            w = np.minimum.reduceat(w, first)  # parallel arcs keep the minimum weight
+            key = key[first]
+            src, dst = key // n, key % n
         if len(src) >= 2**31:
             raise InputError(f"{name}: {len(src)} edges exceed the int32 CSR index range")
         indptr = np.zeros(n + 1, dtype=np.int32)

@@ -195,3 +195,42 @@ def test_cpu_cells_skipped_with_reason():
     cfg = dict(exp.config("smoke"), cpu_cap_s=1e-9)
     recs = exp._cpu_runs(g, cfg, {("dijkstra_serial", 1): (200, 1.0)})
     assert "projected" in recs[0].skipped
+
+
+def _records_from_published():
+    """Records carrying the paper's own Fig. 1 numbers (to test the table and verdict logic)."""
+    from apsp_kernels.records import Record
+    kinds = {"serial": ("dijkstra_serial", "cpu", {}), "parallel_4": ("dijkstra_parallel", "cpu", {"threads": 4}),
+             "gpu_algorithm": ("sssp_spmv", "kernel", {}), "gpu_total": ("sssp_spmv", "with_transfers", {})}
+    out = []
+    for _, r in exp.published_long().iterrows():
+        method, scope, params = kinds[r["kind"]]
+        out.append(Record(paper="liu", experiment="fig1", method=method, graph=f"liu-n{r['n']}-deg{r['min_degree']}-s0",
+                          n=int(r["n"]), m=int(r["n"]) * int(r["min_degree"]), params=params,
+                          time_ms_median=r["seconds"] * 1e3, timing_scope=scope, verified=True,
+                          stats={"sweeps": 10, "launches": 17, "host_checks": 2, "group": 16}))
+    return out
+
+
+def test_tables_and_verdicts_on_the_papers_own_numbers(monkeypatch):
+    monkeypatch.setattr(cpu_array, "max_threads", lambda: 4)
+    measured = exp.times(_records_from_published())
+    sp = exp.speedups(measured)
+    pub_sp = exp.published_speedups()
+    for kind in ("parallel_4", "gpu_algorithm"):
+        mine = sp[sp["kind"] == kind].set_index(["n", "min_degree"])["speedup"]
+        theirs = pub_sp[pub_sp["kind"] == kind].set_index(["n", "min_degree"])["speedup"]
+        assert np.allclose(mine, theirs.reindex(mine.index), rtol=1e-5)
+    table = exp.side_by_side(measured, "gpu_total", published=exp.published_long())
+    assert np.allclose(table["16 ours"], table["16 paper"])
+    verdicts = {v["claim"]: v["holds"] for v in exp.verdicts(measured)}
+    assert verdicts.pop("project target: GPU algorithm time at N=40000, MIN_DEGREE=16 <= 5 ms") is False
+    assert all(verdicts.values()), verdicts
+    assert len(exp.bandwidth_table(_records_from_published())) == 36
+
+
+def test_failed_verification_drops_the_time():
+    recs = _records_from_published()[:3]
+    recs[0].verified = False
+    measured = exp.times(recs)
+    assert np.isnan(measured["seconds"].iloc[0]) and measured["skipped"].iloc[0].startswith("FAILED")

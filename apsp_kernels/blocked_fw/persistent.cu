@@ -28,11 +28,13 @@
 // increments reads[] of each operand; after storing its tile it sets done[I,J] = Z+1.
 //
 // Memory ordering (PTX model, no libcu++ needed): publishing is "all threads store;
-// __syncthreads(); thread 0: __threadfence(); atomic store of the flag" (release through the
-// barrier by fence cumulativity, as cooperative groups' grid sync does); waiting is "thread 0:
-// volatile loads until satisfied; __threadfence(); __syncthreads()" (acquire). The same pair
-// orders "loads done -> reads[] increment" against "reads[] observed -> overwrite". Tile data
+// __syncthreads(); thread 0: fence.acq_rel.gpu; atomic store of the flag" (a release pattern,
+// made to cover the other threads' stores by the barrier and fence cumulativity, as
+// cooperative groups' grid sync does); waiting is "thread 0: volatile (relaxed) loads until
+// satisfied; fence.acq_rel.gpu; __syncthreads()" (an acquire pattern). The same pair orders
+// "operands loaded -> reads[] increment" against "reads[] observed -> overwrite". Tile data
 // are read and written with ld.cg / st.cg (L2), so no stale L1 line is ever used.
+// (fence.acq_rel is what these patterns need; __threadfence() would be the stronger fence.sc.)
 //
 // Progress for every grid size B >= 1. Every wait of task t is for a task with a smaller id:
 // own previous round and all readers of older versions belong to earlier rounds; within a
@@ -51,6 +53,10 @@
 #include "../blocked_fw/round_tiles.cuh"
 
 using namespace bfw;
+
+#ifndef BFW_FENCE  // overridable only to run this file under a CPU emulation
+#define BFW_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#endif
 
 namespace {
 
@@ -80,7 +86,7 @@ __device__ bool wait_all(const int* f0, int n0, const int* f1, int n1, const int
     if (v1 < n1) ok = ok && spin_ge(f1, n1, status, spin_limit);
     if (v2 < n2) ok = ok && spin_ge(f2, n2, status, spin_limit);
     if (v3 < n3) ok = ok && spin_ge(f3, n3, status, spin_limit);
-    __threadfence();
+    BFW_FENCE();
     return ok;
 }
 
@@ -145,7 +151,7 @@ __device__ __forceinline__ void single_kernel(float* d, int* via, const int* ord
         }
         __syncthreads();  // operands are in shared memory: they may be overwritten from now on
         if (threadIdx.x == 0 && role != 3) {
-            __threadfence();
+            BFW_FENCE();
             if (role == 0) {
                 atomicAdd(rd + I * N + Z, 1);
                 atomicAdd(rd + Z * N + J, 1);
@@ -161,7 +167,7 @@ __device__ __forceinline__ void single_kernel(float* d, int* via, const int* ord
         if (PATHS) store_via<T>(via + inst * stride + off, ld, v);
         __syncthreads();  // every store issued; shared tiles free for the next task
         if (threadIdx.x == 0) {
-            __threadfence();
+            BFW_FENCE();
             atomicExch(dn + own, Z + 1);
         }
     }

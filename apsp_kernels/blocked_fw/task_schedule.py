@@ -216,8 +216,9 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
     N = P // w
     order = task_order(N, m)
     total = m * N ** 3
-    done = np.zeros((m, N, N), dtype=np.int64)
-    reads = np.zeros((m, N, N), dtype=np.int64)
+    done = [0] * (m * N * N)   # flat Python lists: the readiness scan is the hot loop
+    reads = [0] * (m * N * N)
+    key = lambda inst, a, b: (inst * N + a) * N + b  # noqa: E731
     rng = np.random.default_rng(seed)
     s = lambda x: slice(x * w, (x + 1) * w)  # noqa: E731
     state = [None] * blocks  # None idle, ("wait", t, ...) or ("loaded", t, ..., copies)
@@ -230,7 +231,10 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
             return next_id < total
         if st[0] == "loaded":
             return True
-        return all(arr[idx] >= need for arr, idx, need in st[6])
+        for arr, idx, need in st[6]:
+            if arr[idx] < need:
+                return False
+        return True
 
     while finished < total:
         movable = [i for i in range(blocks) if ready(state[i])]
@@ -250,20 +254,21 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
         steps += 1
         if st is None:
             Z, inst, I, J = task_tile(next_id, N, m, order)
-            need = [(flags[f], (inst, a, b), k) for f, a, b, k in waits(Z, I, J, N, check_reads)]
+            need = [(flags[f], key(inst, a, b), k) for f, a, b, k in waits(Z, I, J, N, check_reads)
+                    if k > 0]
             state[i] = ("wait", next_id, Z, inst, I, J, need)
             next_id += 1
         elif st[0] == "wait":
             _, t, Z, inst, I, J, _ = st
-            if done[inst, I, J] != Z:
-                violations.append(f"task {t}: own tile ({I},{J}) at version {done[inst, I, J]}, not {Z}")
+            if done[key(inst, I, J)] != Z:
+                violations.append(f"task {t}: own tile ({I},{J}) at version {done[key(inst, I, J)]}, not {Z}")
             copies = {}
             for a, b in operands(Z, I, J):
-                if done[inst, a, b] != Z + 1:
+                if done[key(inst, a, b)] != Z + 1:
                     violations.append(f"task {t} (round {Z}, tile ({I},{J})) read ({a},{b}) at "
-                                      f"version {done[inst, a, b]}, not {Z + 1}")
+                                      f"version {done[key(inst, a, b)]}, not {Z + 1}")
                 copies[(a, b)] = D[inst, s(a), s(b)].copy()
-                reads[inst, a, b] += 1
+                reads[key(inst, a, b)] += 1
             state[i] = ("loaded", t, Z, inst, I, J, copies)
         else:
             _, t, Z, inst, I, J, copies = st
@@ -278,7 +283,7 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
                 for k in range(w):
                     np.minimum(tile, A[:, k, None] + B[None, k, :], out=tile)
             D[inst, s(I), s(J)] = tile
-            done[inst, I, J] = Z + 1
+            done[key(inst, I, J)] = Z + 1
             state[i] = None
             finished += 1
     return {"result": D[0] if single else D, "violations": violations, "steps": steps}

@@ -41,6 +41,7 @@ LABELS = {
     "dijkstra_scipy": "Dijkstra, 1 thread (SciPy)",
 }
 TABLE1_TOPOLOGIES = ("random", "power_law", "ring", "complete")
+COLORS = {name: f"C{i}" for i, name in enumerate(LABELS)}  # one colour per method in every plot
 
 
 def config(profile: str) -> dict:
@@ -469,3 +470,58 @@ def best_gpu_vs_cpu(records, graph_name: str) -> dict:
     return {"gpu_method": g["method"], "gpu_params": g["params"], "gpu_s": g["time_s"],
             "gpu_extrapolated": bool(g["extrapolated"]), "cpu_method": c["method"],
             "cpu_s": c["time_s"], "cpu_threads": c["threads"], "speedup": c["time_s"] / g["time_s"]}
+
+
+# ------------------------------------------------------------------ summaries for verdicts and plots
+def ratio_summary(records, num: str, den: str, experiments=None, graphs=None) -> dict:
+    """min / median / max of time(num) / time(den) over the graphs where both ran."""
+    r = ratios(records, num, den)
+    if experiments is not None:
+        r = r[r["experiment"].isin(experiments)]
+    if graphs is not None:
+        r = r[r["graph"].isin(graphs)]
+    if r.empty:
+        return {"count": 0, "min": np.nan, "median": np.nan, "max": np.nan, "by_n": {}}
+    return {"count": len(r), "min": float(r["ratio"].min()), "median": float(r["ratio"].median()),
+            "max": float(r["ratio"].max()),
+            "by_n": {int(n): float(x) for n, x in zip(r["n"], r["ratio"])}}
+
+
+def monotone(values, tol: float = 0.05):
+    """True when the finite values never drop by more than ``tol`` (relative) and end higher
+    than they start; None with fewer than two values."""
+    v = np.asarray([x for x in values if x == x], dtype=float)
+    if len(v) < 2:
+        return None
+    return bool((v[1:] >= v[:-1] * (1 - tol)).all() and v[-1] > v[0])
+
+
+def fmt_range(s: dict, unit: str = "x") -> str:
+    if not s.get("count"):
+        return "no data"
+    return f"{s['min']:.3g}-{s['max']:.3g}{unit} (median {s['median']:.3g}{unit}, {s['count']} graphs)"
+
+
+def plot_methods(ax, df: pd.DataFrame, x: str, y: str = "time_s", methods=None, logx=True,
+                 logy=True):
+    """One line per method; extrapolated points drawn hollow. Returns the number of lines."""
+    methods = methods or [m for m in LABELS if m in set(df["method"])]
+    lines = 0
+    for name in methods:
+        d = df[(df["method"] == name) & df[y].notna()].sort_values(x)
+        if d.empty:
+            continue
+        line, = ax.plot(d[x], d[y], "-", label=LABELS.get(name, name), color=COLORS.get(name))
+        ext = d["extrapolated"].astype(bool) if "extrapolated" in d else np.zeros(len(d), bool)
+        ax.plot(d[x][~ext], d[y][~ext], "o", color=line.get_color())
+        ax.plot(d[x][ext], d[y][ext], "o", mfc="none", color=line.get_color())
+        lines += 1
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    if lines:
+        ax.legend(fontsize=7)
+    else:
+        ax.text(0.5, 0.5, "no measurements (no GPU?)", ha="center", transform=ax.transAxes)
+    return lines

@@ -199,7 +199,7 @@ def table1_long(records) -> pd.DataFrame:
 def _fmt(x, best=False):
     if x is None or (isinstance(x, float) and not np.isfinite(x)):
         return "–"
-    s = f"{x:.4g}"
+    s = f"{x:.0f}" if x >= 1000 else f"{x:.4g}"
     return "*" + s if best else s
 
 

@@ -44,7 +44,8 @@ __device__ __forceinline__ void spmv_sweep(const int* __restrict__ colptr, const
     best = group_min<T, G>(best);
     if (lane == 0 && best < d[v]) {
         d[v] = best;
-        changed[it] = 1;
+        // test before storing: a store per SM, not one per updated vertex to the same word
+        if (changed[it] == 0) changed[it] = 1;
     }
 }
 
