@@ -59,6 +59,8 @@ def _numeric(column: pd.Series) -> bool:
 
 def markdown_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> str:
     """A markdown table of ``df`` (read as strings), numbers right-aligned and shortened."""
+    if df.columns.empty:
+        return "(empty table)"
     df = df.astype(str)
     head = "| " + " | ".join(_cell(c) for c in df.columns) + " |"
     rule = "|" + "|".join("---:" if _numeric(df[c]) else "---" for c in df.columns) + "|"
@@ -68,7 +70,10 @@ def markdown_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> str:
 
 
 def read_table(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+    try:
+        return pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
 
 
 def _flag(df: pd.DataFrame, column: str) -> pd.Series:
@@ -142,6 +147,14 @@ def section(folder: Path) -> str:
     return "\n".join(out)
 
 
+def safe_section(folder: Path) -> str:
+    """A notebook's section; one unreadable file must not take the whole gallery down."""
+    try:
+        return section(folder)
+    except Exception as exc:
+        return f"## {folder.name}\n\nThis section could not be rendered: {type(exc).__name__}: {exc}"
+
+
 def overview(folders: list[Path]) -> str:
     rows = []
     for folder in folders:
@@ -161,7 +174,7 @@ def render(results: Path) -> str:
     folders = notebook_dirs(results)
     if not folders:
         return "\n".join(head + ["No notebook has run yet: run `make reproduce` (or `make smoke`)."]) + "\n"
-    body = [overview(folders)] + [section(f) for f in folders]
+    body = [overview(folders)] + [safe_section(f) for f in folders]
     return "\n".join(head) + "\n" + "\n\n".join(body) + "\n"
 
 

@@ -36,26 +36,37 @@ def distances(graph: Graph, sources=None, method: str = "auto") -> np.ndarray:
 
 
 class _RowCache:
-    """Oracle rows of the most recent graph, so that several methods timed on one graph
-    share one oracle run (an all-sources SciPy run at |V| = 4K takes seconds)."""
+    """Oracle rows of the most recent graphs, so that several methods (and figures) timed on
+    one graph share one oracle run (an all-sources SciPy run at |V| = 4K takes seconds).
+    Graphs are held weakly; the oldest graphs' rows go first beyond ``max_bytes``."""
 
-    def __init__(self, max_bytes: int = 1 << 30):
+    def __init__(self, max_bytes: int = 2 << 30):
         self.max_bytes = max_bytes
-        self.graph_ref, self.method, self.rows = None, None, {}
+        self.entries = {}  # id(graph) -> [weakref, method, {source: row}]
+
+    def _nbytes(self) -> int:
+        return sum(len(e[2]) * e[2][next(iter(e[2]))].nbytes for e in self.entries.values() if e[2])
 
     def get(self, graph: Graph, method: str, idx: np.ndarray, compute) -> np.ndarray:
         import weakref
-        if self.graph_ref is None or self.graph_ref() is not graph or self.method != method:
-            self.graph_ref, self.method, self.rows = weakref.ref(graph), method, {}
         if not len(idx):
             return np.empty((0, graph.n))
-        missing = np.unique(idx[[int(s) not in self.rows for s in idx]])
+        entry = self.entries.pop(id(graph), None)
+        if entry is None or entry[0]() is not graph or entry[1] != method:
+            entry = [weakref.ref(graph), method, {}]
+        self.entries[id(graph)] = entry  # most recent last
+        rows = entry[2]
+        missing = np.unique(idx[[int(s) not in rows for s in idx]])
         fresh = dict(zip(missing.tolist(), compute(missing))) if len(missing) else {}
-        out = np.stack([fresh[int(s)] if int(s) in fresh else self.rows[int(s)] for s in idx])
-        if (len(self.rows) + len(fresh)) * graph.n * 8 > self.max_bytes:
-            self.rows = {}
+        out = np.stack([fresh[int(s)] if int(s) in fresh else rows[int(s)] for s in idx])
         if len(fresh) * graph.n * 8 <= self.max_bytes:
-            self.rows.update(fresh)
+            rows.update(fresh)
+        for key in [k for k, e in self.entries.items() if e[0]() is None]:
+            del self.entries[key]
+        while len(self.entries) > 1 and self._nbytes() > self.max_bytes:
+            del self.entries[next(iter(self.entries))]
+        if self._nbytes() > self.max_bytes:
+            rows.clear()
         return out
 
 

@@ -120,6 +120,7 @@ def write_atomic(path: Path, write) -> Path:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, 0o644)  # mkstemp makes it owner-only
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

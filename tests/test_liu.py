@@ -234,3 +234,13 @@ def test_failed_verification_drops_the_time():
     recs[0].verified = False
     measured = exp.times(recs)
     assert np.isnan(measured["seconds"].iloc[0]) and measured["skipped"].iloc[0].startswith("FAILED")
+
+
+def test_edges_table_against_fig2():
+    g = exp.graph(1250, 16, 0)
+    edges = pd.DataFrame([{"n": 1250, "min_degree": 16, "undirected_edges": g.meta["undirected_edges"],
+                           "sssp_source": exp.source_of(g), "generate_s": 0.0}])
+    table = exp.edges_table(edges)
+    assert table["paper_edges"].iloc[0] == 12492
+    assert abs(table["ours / paper"].iloc[0] - 1) < 0.02
+    assert exp.edges_verdict(table)["holds"] is True

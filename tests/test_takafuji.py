@@ -269,13 +269,3 @@ def test_protocol_check_and_figures():
     assert not safe.deadlock.any() and (safe.violations == 0).all() and safe.result_equal.all()
     fig = E.task_id_figure(4, 8, 1)
     assert fig[("G0", "J=0")].tolist() == [248, 141, 188, 226]
-
-
-def test_cached_oracle_reuses_and_restores():
-    g = k_regular_digraph(50, 4)
-    original = oracle.distances
-    with E.cached_oracle():
-        a = oracle.distances(g)
-        assert oracle.distances(g) is a
-        assert oracle.distances(g, [1, 2]).shape == (2, 50)
-    assert oracle.distances is original

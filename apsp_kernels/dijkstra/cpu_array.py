@@ -64,9 +64,28 @@ def require_host_memory(nbytes: int, what: str) -> None:
                               f"use a smaller graph or a machine with more RAM")
 
 
+def usable_cores() -> int:
+    """CPUs this process may run on: its affinity mask, lowered by a cgroup CPU quota if any."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return cores
+
+
 def max_threads() -> int:
-    """The most threads numba may use here (NUMBA_NUM_THREADS, by default the core count)."""
-    return int(numba.config.NUMBA_NUM_THREADS)
+    """Threads for "every core": the usable cores, at most NUMBA_NUM_THREADS.
+
+    More threads than cores would make every one of the N barriers of a run wait for a
+    descheduled thread.
+    """
+    return max(1, min(int(numba.config.NUMBA_NUM_THREADS), usable_cores()))
 
 
 @contextlib.contextmanager
@@ -278,7 +297,7 @@ class DijkstraArrayParallel(DijkstraArraySerial):
         threads = min(4, max_threads()) if threads is None else int(threads)
         if not 1 <= threads <= max_threads():
             raise InputError(f"{type(self).__name__}: threads must be in [1, {max_threads()}] "
-                             f"(NUMBA_NUM_THREADS) on this machine, got {threads}")
+                             f"(usable cores, NUMBA_NUM_THREADS) on this machine, got {threads}")
         self.threads = threads
         self.stats = {"source": self.source, "threads": threads, "cpu_count": os.cpu_count()}
 

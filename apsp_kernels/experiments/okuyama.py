@@ -60,12 +60,16 @@ def config(profile: str) -> dict:
         tp_groups=choose(profile, smoke=2, default=4, paper=16),
         cpu_sources=choose(profile, smoke=16, default=128, paper=1024),
         scipy_sources=choose(profile, smoke=8, default=64, paper=256),
+        scipy_work=choose(profile, smoke=10_000_000, default=10_000_000, paper=100_000_000),
         rustworkx_max_n=choose(profile, smoke=512, default=5000, paper=20000),
         # the oracle checks every row up to |V| = 5000 unless that costs more than
         # full_verify_work (rows x (|V| + |E|)); else a prefix of about verify_work / (|V| + |E|)
         full_verify_max_n=5000,
         full_verify_work=200_000_000,
         verify_work=20_000_000,
+        # Fig. 12/13 sweeps: rows checked per run (None = the rule above). The default
+        # profile samples them to stay within its time budget (seven |V| = 4K oracles)
+        sweep_verify_rows=choose(profile, smoke=None, default=256, paper=None),
         fig10_sizes=choose(profile, smoke=[128, 256],
                            default=[1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144],
                            paper=[1024 * 2 ** i for i in range(11)]),
@@ -104,7 +108,7 @@ def config(profile: str) -> dict:
 
 
 # ------------------------------------------------------------------ graphs and sampling
-@functools.lru_cache(maxsize=6)
+@functools.lru_cache(maxsize=24)
 def graph(kind: str, n: int, m: int = 0, w_max: int | None = None, seed: int = 0):
     """The experiment graphs (cached: the same object for the same arguments).
 
@@ -142,11 +146,12 @@ def group_size(name: str, n: int, params: dict) -> int:
 
 
 def sample_plan(name: str, n: int, m: int, cfg: dict, params: dict,
-                sample: dict | None = None) -> dict:
+                sample: dict | None = None, verify_limit: int | None = None) -> dict:
     """Sources to time, the scale factor and the rows to verify for one run.
 
     ``sample`` overrides per topology: ``harish`` (sources), ``tp_groups``, ``cpu`` and
-    ``scipy`` (sources).
+    ``scipy`` (sources). Sampled sources and sampled verified rows are prefixes of one
+    seeded order, so every method on a graph is checked on the same oracle rows.
     """
     sample = sample or {}
     count = n
@@ -167,33 +172,39 @@ def sample_plan(name: str, n: int, m: int, cfg: dict, params: dict,
         elif n > cfg["full_sources_max_n"]:
             count = cfg["cpu_sources"]
     elif name == "dijkstra_scipy":
-        count = sample.get("scipy", cfg["scipy_sources"])
+        count = sample.get("scipy", min(cfg["scipy_sources"],
+                                        max(2, cfg["scipy_work"] // (n + m))))
     count = int(min(max(count, 1), n))
-    sources = None if count == n else np.sort(source_order(n, cfg["seed"])[:count])
-    rows = np.arange(count)
+    order = source_order(n, cfg["seed"])
+    sources = None if count == n else np.sort(order[:count])
     full = (n <= cfg["full_verify_max_n"] and count * (n + m) <= cfg["full_verify_work"]
             and name != "dijkstra_rustworkx" and "paths" not in name)
-    if not full:  # sampled rows: the oracle's Dijkstra costs about |V| + |E| per row
-        rows = rows[: max(2, min(64, cfg["verify_work"] // (n + m)))]
-    if sources is not None:
-        # verify the first sources of the shared order (the same rows for every method)
-        order = source_order(n, cfg["seed"])[:count]
-        rows = np.searchsorted(sources, order[: len(rows)])
-    what = "groups" if name.startswith("task_parallel") else "sources"
+    # sampled rows: the oracle's Dijkstra costs about |V| + |E| per row
+    checked = count if full else min(count, max(2, min(64, cfg["verify_work"] // (n + m))))
+    if verify_limit:
+        checked = min(checked, verify_limit)
+    if checked == count:
+        rows = np.arange(count)
+    elif sources is None:
+        rows = np.sort(order[:checked])
+    else:
+        rows = np.searchsorted(sources, order[:checked])
     text = ""
     if count < n:
-        unit = f"{count // group_size(name, n, params)} {what} of N" if what == "groups" else \
-            f"{count} sources"
+        unit = (f"{count // group_size(name, n, params)} groups of N={group_size(name, n, params)}"
+                if name.startswith("task_parallel") else f"{count} sources")
         text = f"timed {unit} ({count} of {n} sources, seeded sample); time x {n / count:.4g}"
     return {"sources": sources, "scale": n / count, "extrapolation": text, "verify_rows": rows}
 
 
 def run(name: str, g, experiment: str, cfg: dict, params: dict | None = None,
-        sample: dict | None = None, repeats: int | None = None) -> Record:
-    """One timed, verified run of method ``name`` on graph ``g`` (sampled if configured)."""
+        sample: dict | None = None, repeats: int | None = None,
+        verify_limit: int | None = None) -> Record:
+    """One timed, verified run of method ``name`` on graph ``g`` (sampled if configured);
+    ``verify_limit`` caps the verified rows (a prefix of the shared source order)."""
     method = registry.get(PAPER, name)
     params = method_params(name, cfg, params)
-    plan = sample_plan(name, g.n, g.m, cfg, params, sample)
+    plan = sample_plan(name, g.n, g.m, cfg, params, sample, verify_limit)
     if repeats is None:
         repeats = cfg["repeats"] if method.gpu else cfg["cpu_repeats"]
     warmup = cfg["warmup"] if method.gpu else 0
@@ -312,7 +323,8 @@ def fig12(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
     recs = []
     for m in progress(cfg["fig12_edges"], "Fig. 12 |E|"):
         g = graph("random", n, m, n, cfg["seed"])
-        recs += [run(name, g, "fig12", cfg) for name in methods]
+        recs += [run(name, g, "fig12", cfg, verify_limit=cfg["sweep_verify_rows"])
+                 for name in methods]
     return recs
 
 
@@ -322,7 +334,8 @@ def fig13(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
     recs = []
     for w in progress(cfg["fig13_wmax"], "Fig. 13 w_max"):
         g = graph("random", n, m, w, cfg["seed"])
-        recs += [run(name, g, "fig13", cfg) for name in methods]
+        recs += [run(name, g, "fig13", cfg, verify_limit=cfg["sweep_verify_rows"])
+                 for name in methods]
     return recs
 
 

@@ -3,12 +3,10 @@ the B sweep, launch counts, the paths overhead and the task-order figures (Fig. 
 
 Every timed number comes from :func:`timing.run` (one graph) or :func:`run_bulk` (m
 instances: ``timing.time_kernel`` plus :func:`bulk.verify_instances`), verified against
-SciPy. Within a sweep the oracle of a graph is computed once (:func:`cached_oracle`).
+SciPy (the oracle caches a graph's rows, so a sweep on one graph runs SciPy once).
 """
 from __future__ import annotations
 
-import collections
-import contextlib
 import dataclasses
 import json
 
@@ -17,7 +15,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .. import gpu, oracle, registry, timing
+from .. import gpu, registry, timing
 from ..blocked_fw import task_schedule as ts
 from ..blocked_fw.bulk import BulkBlockedFW, choose_instances, verify_instances
 from ..errors import GPUMemoryError, NoGPUError
@@ -60,9 +58,9 @@ def config(profile: str = "default") -> dict:
         "profile": profile,
         "table1": table1,
         "tune_threads": 256,
-        "bsweep_n": choose(profile, smoke=[64], default=[1024, 2048, 8192], paper=[1024, 4096, 16384]),
+        "bsweep_n": choose(profile, smoke=[64], default=[512, 1024, 8192], paper=[512, 1024, 4096, 16384]),
         "bsweep_threads": 256,
-        "paths_n": choose(profile, smoke=[64], default=[1024, 2048], paper=[1024, 2048, 4096]),
+        "paths_n": choose(profile, smoke=[64], default=[1024, 8192], paper=[1024, 4096, 8192]),
         "paths_threads": 256,
         "table2_m": choose(profile, smoke=[2, 3], default=[4, 32, 256, 2048],
                            paper=[4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]),
@@ -79,32 +77,6 @@ def config(profile: str = "default") -> dict:
 
 
 # ---------------------------------------------------------------------------- helpers
-@contextlib.contextmanager
-def cached_oracle(max_entries: int = 2):
-    """Within the block, oracle.distances answers repeated (graph, sources) queries from a
-    small cache: a sweep times many kernels on one graph, the oracle is computed once."""
-    original = oracle.distances
-    cache: collections.OrderedDict = collections.OrderedDict()
-
-    def distances(graph, sources=None, method="auto"):
-        key = (id(graph), None if sources is None else np.asarray(sources).tobytes(), method)
-        hit = cache.get(key)
-        if hit is not None and hit[0] is graph:
-            cache.move_to_end(key)
-            return hit[1]
-        out = original(graph, sources, method)
-        cache[key] = (graph, out)
-        while len(cache) > max_entries:
-            cache.popitem(last=False)
-        return out
-
-    oracle.distances = distances
-    try:
-        yield
-    finally:
-        oracle.distances = original
-
-
 def co_resident(threads: int) -> int | None:
     """Blocks of the single kernel that fit at once (None without a GPU)."""
     if not gpu.available():
@@ -164,24 +136,23 @@ def table1(cfg: dict) -> list[Record]:
     """
     multi, single = registry.get(PAPER, "multi"), registry.get(PAPER, "single")
     out = []
-    with cached_oracle():
-        for row in progress(cfg["table1"], desc="Table I (n)"):
-            n, g = row["n"], graph_for(row["n"])
-            kw = dict(repeats=row["repeats"], warmup=row["warmup"], profile=cfg["profile"])
-            tuned = {}
-            for b in block_candidates(n, cfg["tune_threads"]):
-                tuned[b] = timing.run(single, g, experiment="table1_tune_b",
-                                      params={"threads": cfg["tune_threads"], "blocks": b}, **kw)
-            best = _best(tuned.values())
-            blocks = json.loads(best.params)["blocks"] if best else paper_blocks(n)
-            for T in row["threads"]:
-                out.append(timing.run(multi, g, experiment="table1", params={"threads": T}, **kw))
-                if T == cfg["tune_threads"] and blocks in tuned:
-                    out.append(dataclasses.replace(tuned[blocks], experiment="table1"))
-                else:
-                    out.append(timing.run(single, g, experiment="table1",
-                                          params={"threads": T, "blocks": blocks}, **kw))
-            out.extend(tuned.values())
+    for row in progress(cfg["table1"], desc="Table I (n)"):
+        n, g = row["n"], graph_for(row["n"])
+        kw = dict(repeats=row["repeats"], warmup=row["warmup"], profile=cfg["profile"])
+        tuned = {}
+        for b in block_candidates(n, cfg["tune_threads"]):
+            tuned[b] = timing.run(single, g, experiment="table1_tune_b",
+                                  params={"threads": cfg["tune_threads"], "blocks": b}, **kw)
+        best = _best(tuned.values())
+        blocks = json.loads(best.params)["blocks"] if best else paper_blocks(n)
+        for T in row["threads"]:
+            out.append(timing.run(multi, g, experiment="table1", params={"threads": T}, **kw))
+            if T == cfg["tune_threads"] and blocks in tuned:
+                out.append(dataclasses.replace(tuned[blocks], experiment="table1"))
+            else:
+                out.append(timing.run(single, g, experiment="table1",
+                                      params={"threads": T, "blocks": blocks}, **kw))
+        out.extend(tuned.values())
     return out
 
 
@@ -290,13 +261,12 @@ def bsweep(cfg: dict) -> list[Record]:
     single = registry.get(PAPER, "single")
     T = cfg["bsweep_threads"]
     out = []
-    with cached_oracle():
-        for n in progress(cfg["bsweep_n"], desc="B sweep (n)"):
-            g = graph_for(n)
-            reps = 3 if n <= 4096 else 1
-            for b in bsweep_blocks(n, T):
-                out.append(timing.run(single, g, experiment="bsweep", params={"threads": T, "blocks": b},
-                                      repeats=reps, warmup=1, profile=cfg["profile"]))
+    for n in progress(cfg["bsweep_n"], desc="B sweep (n)"):
+        g = graph_for(n)
+        reps = 3 if n <= 4096 else 1
+        for b in bsweep_blocks(n, T):
+            out.append(timing.run(single, g, experiment="bsweep", params={"threads": T, "blocks": b},
+                                  repeats=reps, warmup=1, profile=cfg["profile"]))
     return out
 
 
@@ -305,12 +275,11 @@ def paths_overhead(cfg: dict) -> list[Record]:
     """multi / single with and without the intermediate-vertex matrix (predecessors verified)."""
     T = cfg["paths_threads"]
     out = []
-    with cached_oracle():
-        for n in progress(cfg["paths_n"], desc="paths overhead (n)"):
-            g = graph_for(n)
-            for name in ("multi", "multi_paths", "single", "single_paths"):
-                out.append(timing.run(registry.get(PAPER, name), g, experiment="paths",
-                                      params={"threads": T}, repeats=3, warmup=1, profile=cfg["profile"]))
+    for n in progress(cfg["paths_n"], desc="paths overhead (n)"):
+        g = graph_for(n)
+        for name in ("multi", "multi_paths", "single", "single_paths"):
+            out.append(timing.run(registry.get(PAPER, name), g, experiment="paths",
+                                  params={"threads": T}, repeats=3, warmup=1, profile=cfg["profile"]))
     return out
 
 

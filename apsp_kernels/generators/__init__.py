@@ -14,7 +14,6 @@ Every generator takes a ``seed`` (``np.random.default_rng``), builds through
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ..graph import Graph
 from .min_degree import liu_min_degree

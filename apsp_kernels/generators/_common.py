@@ -51,10 +51,17 @@ def unique_sorted(a: np.ndarray) -> np.ndarray:
 
 
 def distinct_with_first(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct values of ``a`` and the index of each one's first occurrence."""
-    order = np.argsort(a, kind="stable")
-    s = a[order]
-    starts = np.concatenate(([True], s[1:] != s[:-1])) if len(s) else np.zeros(0, bool)
+    """Sorted distinct values of non-negative ``a`` and the index of each one's first occurrence."""
+    if not len(a):
+        return a, np.zeros(0, dtype=np.int64)
+    shift = max(1, int(len(a) - 1).bit_length())
+    if int(a.max()).bit_length() + shift <= 63:  # one plain sort of (value, index) packed
+        packed = np.sort((a << shift) | np.arange(len(a), dtype=np.int64))
+        s, order = packed >> shift, packed & ((1 << shift) - 1)
+    else:
+        order = np.argsort(a, kind="stable")
+        s = a[order]
+    starts = np.concatenate(([True], s[1:] != s[:-1]))
     return s[starts], order[starts]
 
 
@@ -79,9 +86,9 @@ def top_up_distinct(rng, keys: np.ndarray, count: int, draw, *, fn: str, ordered
         cand = np.asarray(draw(int(need * 1.1) + 64), dtype=np.int64)
         if ordered:  # sorted needles make the membership search cache-friendly
             vals, first = distinct_with_first(cand)
-            new = ~member(vals, taken)
-            vals, first = vals[new], first[new]
-            cand = vals[np.argsort(first)[:need]]
+            keep = np.zeros(len(cand), dtype=bool)
+            keep[first[~member(vals, taken)]] = True
+            cand = cand[keep][:need]                 # new distinct keys, in stream order
         else:
             cand = unique_sorted(cand)
             cand = cand[~member(cand, taken)]

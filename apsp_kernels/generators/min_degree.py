@@ -1,7 +1,7 @@
 """Liu's connected undirected graphs with a minimum degree (Liu, Fig. 1-4; edge counts Fig. 2).
 
-The author's ``graph_initialization``, as described in the paper and its public
-code: a random spanning tree (vertex i = 1 .. N-1 joins a uniformly random
+The author's ``graph_initialization`` as the paper and EXPERIMENTS.md (P4)
+describe it: a random spanning tree (vertex i = 1 .. N-1 joins a uniformly random
 earlier vertex), then, for each vertex in order, edges to uniformly random other
 vertices (no self loops, no duplicates) until its degree reaches MIN_DEGREE.
 Each added edge raises the degree of both ends, so later vertices need fewer new
@@ -9,6 +9,8 @@ edges and the graph ends with about N * MIN_DEGREE * (1 - 1/e) ~ 0.63 N * MIN_DE
 edges, as in Fig. 2.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -19,12 +21,13 @@ from ._common import build, integer_weights, positive_int, weight_range
 _BITSET_LIMIT = 4 << 30  # bytes of the adjacency bitset
 
 
+@lru_cache(maxsize=None)
 def _fill_kernel():
-    from numba import njit
+    from numba import njit  # imported on first use: numba is slow to import
 
     @njit(cache=True)
     def fill(vertex, n, min_degree, degree, bits, words, draws, out_u, out_v, count):
-        """Add edges for vertices vertex.. from the target stream ``draws``; stop when it runs out."""
+        """Add edges for vertices vertex.. from the target stream ``draws`` until it runs out."""
         pos = 0
         while vertex < n:
             while degree[vertex] < min_degree:
@@ -51,9 +54,6 @@ def _fill_kernel():
     return fill
 
 
-_FILL = None
-
-
 def liu_min_degree(n, min_degree, seed=0, w_low=1, w_high=100000, dtype=np.int32,
                    name=None) -> Graph:
     """Liu §4, Fig. 2: connected undirected graph, every vertex of degree >= ``min_degree``.
@@ -65,7 +65,6 @@ def liu_min_degree(n, min_degree, seed=0, w_low=1, w_high=100000, dtype=np.int32
     author's C ``rand()``, so counts match Fig. 2 statistically (within ~0.5 %), not
     digit for digit.
     """
-    global _FILL
     fn = "liu_min_degree"
     n = positive_int(fn, "n", n, low=2)
     min_degree = positive_int(fn, "min_degree", min_degree, low=0)
@@ -86,8 +85,7 @@ def liu_min_degree(n, min_degree, seed=0, w_low=1, w_high=100000, dtype=np.int32
     np.bitwise_or.at(bits, parent * words + (child >> 6), one << (child & 63).astype(np.uint64))
     degree = (np.bincount(child, minlength=n) + np.bincount(parent, minlength=n)).astype(np.int64)
 
-    if _FILL is None:
-        _FILL = _fill_kernel()
+    fill = _fill_kernel()
     cap = n * min_degree  # each vertex adds at most min_degree edges itself
     out_u = np.empty(cap, dtype=np.int32)
     out_v = np.empty(cap, dtype=np.int32)
@@ -95,7 +93,7 @@ def liu_min_degree(n, min_degree, seed=0, w_low=1, w_high=100000, dtype=np.int32
     chunk = int(min(max(1 << 16, cap), 1 << 24))
     while vertex < n:
         draws = rng.integers(0, n, size=chunk)
-        vertex, count = _FILL(vertex, n, min_degree, degree, bits, words, draws,
+        vertex, count = fill(vertex, n, min_degree, degree, bits, words, draws,
                               out_u, out_v, count)
     src = np.concatenate([child, out_u[:count]])
     dst = np.concatenate([parent, out_v[:count]])

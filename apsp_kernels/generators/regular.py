@@ -99,7 +99,7 @@ def k_regular_dense_batch(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, padded_n=Non
 
 def k_regular_batch(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32,
                     name=None) -> list[Graph]:
-    """The ``m`` instances of ``k_regular_arcs`` as Graphs (for the oracle and per-graph solvers)."""
+    """The ``m`` instances of ``k_regular_arcs`` as Graphs (for the oracle, per-graph solvers)."""
     targets, weights = k_regular_arcs(m, n, k, seed, w_low, w_high, dtype)
     src = np.repeat(np.arange(n, dtype=np.int64), k)
     base = name or f"kregular-n{n}-k{k}-s{seed}"
@@ -116,7 +116,7 @@ def k_regular_batch(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32,
 
 def k_regular_digraph(n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32,
                       name=None) -> Graph:
-    """Takafuji et al. Table I: one random k-out-regular digraph, weights uniform in [w_low, w_high).
+    """Takafuji et al. Table I: one random k-out-regular digraph, weights in [w_low, w_high).
 
     The same graph as instance 0 of ``k_regular_arcs(1, n, k, seed, ...)``.
     """

@@ -48,12 +48,13 @@ def random_digraph(n, m, w_max=None, w_min=1, seed=0, dtype=np.int32, name=None)
                 return u * n + v
             more = top_up_distinct(rng, keys, extra, draw, fn=fn, ordered=False)
         keys = np.concatenate([keys, more])
-    src, dst = np.divmod(keys, n)
+    src, dst = np.divmod(np.sort(keys), n)  # CSR order; i.i.d. weights are drawn after
     w = integer_weights(rng, len(keys), w_min, w_max)
     params = {"n": n, "m": m, "w_min": w_min, "w_max": w_max, "seed": seed}
     return build(fn, n, src, dst, w, params=params, dtype=dtype,
                  name=name or f"random-n{n}-m{m}-w{w_max}-s{seed}",
-                 label=f"random digraph + Hamiltonian cycle (n={n}, m={m}, w in [{w_min}, {w_max}])")
+                 label=f"random digraph + Hamiltonian cycle (n={n}, m={m}, "
+                       f"w in [{w_min}, {w_max}])")
 
 
 def dense_random(n, w_low=1, w_high=10, seed=0, dtype=np.int32, density=1.0) -> Graph:
