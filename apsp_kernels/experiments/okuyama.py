@@ -421,6 +421,7 @@ def path_check(cfg: dict, n: int | None = None) -> dict:
     count = min(n, 256)
     sources = np.sort(source_order(n, cfg["seed"])[:count])
     solver = TaskParallelSSSP(g, sources=sources, N=32, B=4, shared=True, paths=True)
+    gpu.require_memory(solver.bytes_needed(), f"path check on {g.name}")
     solver.setup()
     solver.reset()
     solver.compute()
