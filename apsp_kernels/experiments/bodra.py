@@ -4,12 +4,14 @@ Every timed number comes from :func:`apsp_kernels.timing.run`. Where a full run 
 the profile's budget, a part is timed and scaled; the record says so (``extrapolated``,
 ``extrapolation``):
 
-* Table 1, faithful Bellman-Ford (|V|-1 iterations, as the author): two prefixes p1 < p2 = 2 p1
-  of iterations, both at least the iteration where an early-exit run of the same variant
-  converged, so both results are final and checked by the oracle. The estimate is
+* Table 1, faithful Bellman-Ford (|V|-1 iterations, as the author): runs of p1 < p2 iterations,
+  both at least the iteration where an early-exit run of the same variant converged, so both
+  results are final and checked by the oracle. The estimate is
   t(p2) + (|V|-1-p2) (t(p2)-t(p1)) / (p2-p1): iterations after convergence cost the same as each
-  other (naive, stride) or nearly nothing (flag), which the slope measures and t(p) (|V|-1) / p
-  would not.
+  other (naive, stride, CPU) or nearly nothing (flag), which the slope measures and
+  t(p) (|V|-1) / p would not. GPU: p1 = max(bf_gpu_prefix_min, converged), p2 = 2 p1. CPU: the
+  early-exit run is the p1 run (it performs exactly the passes up to convergence), p2 adds
+  ``bf_cpu_extra_passes``.
 * Table 2, GPU Dijkstra: a pilot over all sources stopped after P extract-min steps bounds the
   full time by t(P) n / P (threads that finish early only make the rest cheaper). If the bound
   fits ``dijkstra_budget_s`` the full run is timed; otherwise the bound is reported
@@ -34,7 +36,7 @@ import pandas as pd
 from .. import datasets, generators, gpu, oracle, registry, report, timing
 from ..errors import DatasetUnavailable, GPUMemoryError, NoGPUError
 from ..graph import Graph
-from ..profiles import choose
+from ..profiles import check as check_profile
 from ..records import Record
 
 PAPER = "bodra"
@@ -58,6 +60,11 @@ SMOKE_P2P = {"gnutella04": (150, 560), "gnutella25": (230, 560), "gnutella30": (
 _NO_PREFIX = {name: None for name in FW_METHODS}
 
 
+def pick(profile: str, *, smoke, default, paper):
+    """Like profiles.choose, but ``paper=None`` means None (no prefix, all sources), not "as default"."""
+    return {"smoke": smoke, "default": default, "paper": paper}[check_profile(profile)]
+
+
 def config(profile: str) -> dict:
     """Sizes, prefixes and repeats per profile (smoke: seconds on a CPU; default: <= 2 min on
     one H100; paper: the paper's full runs)."""
@@ -66,40 +73,43 @@ def config(profile: str) -> dict:
         profile=profile,
         seed=0,
         # ---- Table 1 (Bellman-Ford, source 0)
-        road_graphs=choose(profile, smoke=("NY", "BAY"), default=("NY", "BAY", "COL", "FLA"),
-                           paper=ROAD_GRAPHS),
-        road_skipped=choose(profile,
-                            smoke={g: "skipped in the smoke profile (tiny stand-ins of NY and BAY only)"
-                                   for g in ROAD_GRAPHS[2:]},
-                            default={"NE": skipped_default, "E": skipped_default}, paper={}),
-        bf_prefix_min=choose(profile, smoke={"gpu": 64, "cpu": None}, default={"gpu": 4096, "cpu": 256},
-                             paper={"gpu": None, "cpu": None}),
-        bf_repeats=choose(profile, smoke=1, default=3, paper=3),
+        road_graphs=pick(profile, smoke=("NY", "BAY"), default=("NY", "BAY", "COL", "FLA"),
+                         paper=ROAD_GRAPHS),
+        road_skipped=pick(profile,
+                          smoke={g: "skipped in the smoke profile (tiny stand-ins of NY and BAY only)"
+                                 for g in ROAD_GRAPHS[2:]},
+                          default={"NE": skipped_default, "E": skipped_default}, paper={}),
+        bf_gpu_prefix_min=pick(profile, smoke=64, default=4096, paper=None),  # None: in full
+        bf_cpu_extra_passes=pick(profile, smoke=None, default=128, paper=None),
+        bf_repeats=pick(profile, smoke=1, default=3, paper=3),
         bf_big_n=500_000,  # above: one repeat, no warm-up
         bf_check_every=16,
-        bf_cpu_graphs=choose(profile, smoke=("NY", "BAY"), default=("NY",), paper=("NY",)),
+        bf_cpu_graphs=pick(profile, smoke=("NY", "BAY"), default=("NY",), paper=("NY",)),
         # ---- Table 2 (Dijkstra APSP)
         dijkstra_graph="gnutella04",
-        dijkstra_pilot=choose(profile, smoke=None, default=256, paper=None),
-        dijkstra_budget_s=choose(profile, smoke=math.inf, default=15.0, paper=math.inf),
-        dijkstra_check_sources=64,
-        dijkstra_cpu_sample=choose(profile, smoke=None, default=512, paper=None),
+        dijkstra_pilot=pick(profile, smoke=None, default=256, paper=None),
+        dijkstra_budget_s=pick(profile, smoke=math.inf, default=15.0, paper=math.inf),
+        dijkstra_check_sources=32,  # one warp: a complete run costs about as much per warp as all sources
+        dijkstra_cpu_sample=pick(profile, smoke=None, default=512, paper=None),
         # ---- Table 3 (Floyd-Warshall)
-        fw_graphs=choose(profile, smoke=("gnutella04", "gnutella25"), default=GNUTELLA, paper=GNUTELLA),
-        fw_prefix_k=choose(profile, smoke=_NO_PREFIX,
-                           default={"fw_naive": 256, "fw_super_naive": 512, "fw_super_naive_shared": 512,
-                                    "fw_tiled": 2048, "fw_tiled_shared": None},
-                           paper=_NO_PREFIX),
-        fw_extrapolation_check=choose(profile, smoke=None, default=("fw_tiled", "gnutella04"), paper=None),
-        fw_serial_graphs=choose(profile, smoke=("gnutella04", "gnutella25"), default=(),
-                                paper=("gnutella04",)),
-        fw_repeats=choose(profile, smoke=1, default=3, paper=3),
+        fw_graphs=pick(profile, smoke=("gnutella04", "gnutella25"), default=GNUTELLA, paper=GNUTELLA),
+        fw_prefix_k=pick(profile, smoke=_NO_PREFIX,
+                         default={"fw_naive": 256, "fw_super_naive": 512, "fw_super_naive_shared": 256,
+                                  "fw_tiled": 2048, "fw_tiled_shared": None},
+                         paper=_NO_PREFIX),
+        fw_extrapolation_check=pick(profile, smoke=None, default=("fw_tiled", "gnutella04"), paper=None),
+        fw_serial_graphs=pick(profile, smoke=("gnutella04", "gnutella25"), default=(),
+                              paper=("gnutella04",)),
+        fw_repeats=pick(profile, smoke=1, default=3, paper=3),
         fw_big_n=16_000,  # above: one repeat, no warm-up
         fw_verify_rows=8,
         # ---- speed reference (author's tiled-shared FW: 62 ms at 4096, 362 ms at 8192 on an H100)
-        bench_sizes=choose(profile, smoke=(64, 96), default=(4096, 8192), paper=(4096, 8192)),
-        bench_repeats=choose(profile, smoke=1, default=3, paper=5),
-        bench_gnutella=choose(profile, smoke=None, default="gnutella04", paper="gnutella04"),
+        bench_sizes=pick(profile, smoke=(64, 96), default=(4096, 8192), paper=(4096, 8192)),
+        bench_repeats=pick(profile, smoke=1, default=3, paper=5),
+        bench_gnutella=pick(profile, smoke=None, default="gnutella04", paper="gnutella04"),
+        # oracle rows per speed-reference run (None: the oracle's default, all rows up to n = 4096;
+        # all 4096 rows cost ~10 s of SciPy per graph, too much for the default budget)
+        bench_verify_rows=pick(profile, smoke=None, default=512, paper=None),
     )
 
 
@@ -175,7 +185,10 @@ def table1(cfg: dict) -> list[Record]:
 
 
 def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
-    """Early-exit run, then the faithful run (in full, or two prefixes and the estimate)."""
+    """Early-exit run, then the faithful run: in full, or estimated from two prefixes past
+    convergence. GPU: prefixes p1 = max(bf_gpu_prefix_min, converged) and 2 p1. CPU: the early-exit
+    run itself is the first prefix (it runs exactly the passes up to convergence, as the faithful
+    loop does), the second adds ``bf_cpu_extra_passes``."""
     on_gpu = registry.get(PAPER, name).gpu
     reps, warm = (cfg["bf_repeats"], 1) if on_gpu and g.n <= cfg["bf_big_n"] else (1, 0)
     base = {"check_every": cfg["bf_check_every"]} if on_gpu else {}
@@ -184,22 +197,28 @@ def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
     converged = None if early.skipped else early.stat("converged_after")
     faithful = {**base, "mode": "faithful"}
     full = g.n - 1
-    p_min = cfg["bf_prefix_min"]["gpu" if on_gpu else "cpu"]
-    p1 = None if p_min is None or converged is None else max(p_min, int(converged))
-    if p1 is None or 2 * p1 >= full:
+    step = cfg["bf_gpu_prefix_min"] if on_gpu else cfg["bf_cpu_extra_passes"]
+    if step is None or converged is None:
+        p1 = p2 = None
+    elif on_gpu:
+        p1 = max(step, int(converged))
+        p2 = 2 * p1
+    else:
+        p1, p2 = int(converged), int(converged) + step
+    if p2 is None or p2 >= full:
         return [early, _run(name, g, cfg, "table1", params=faithful, repeats=reps, warmup=warm)]
-    r1 = _run(name, g, cfg, "table1_prefix", params={**faithful, "max_iterations": p1},
-              repeats=reps, warmup=warm)
-    r2 = _run(name, g, cfg, "table1_prefix", params={**faithful, "max_iterations": 2 * p1},
-              repeats=reps, warmup=warm)
-    return [early, r1, r2, two_point_estimate(r1, r2, full, converged)]
+    prefix = lambda p: _run(name, g, cfg, "table1_prefix",  # noqa: E731
+                            params={**faithful, "max_iterations": p}, repeats=reps, warmup=warm)
+    r1 = prefix(p1) if on_gpu else early
+    r2 = prefix(p2)
+    out = [early, r1, r2] if on_gpu else [early, r2]
+    return out + [two_point_estimate(r1, r2, p1, p2, full, converged)]
 
 
-def two_point_estimate(r1: Record, r2: Record, full: int, converged: int) -> Record:
-    """The faithful |V|-1-iteration time from prefixes p1 < p2 (both past convergence)."""
+def two_point_estimate(r1: Record, r2: Record, p1: int, p2: int, full: int, converged: int) -> Record:
+    """The faithful |V|-1-iteration time from runs of p1 < p2 iterations (both past convergence)."""
     if r1.skipped or r2.skipped:
         return dataclasses.replace(r2, experiment="table1")
-    p1, p2 = r1.param("max_iterations"), r2.param("max_iterations")
 
     def estimate(t1, t2):
         slope = (t2 - t1) / (p2 - p1)
@@ -212,14 +231,14 @@ def two_point_estimate(r1: Record, r2: Record, full: int, converged: int) -> Rec
     params = {k: v for k, v in json.loads(r2.params).items() if k != "max_iterations"}
     stats = {**json.loads(r2.stats), "iterations": full, "prefix_iterations": [p1, p2],
              "converged_after": converged, "ms_per_iteration_after_convergence": slope}
-    note = (f"|V|-1 = {full} iterations estimated from prefixes of {p1} and {p2}: "
+    note = (f"|V|-1 = {full} iterations estimated from runs of {p1} and {p2}: "
             f"t({p2}) + ({full} - {p2}) x slope, slope = (t({p2}) - t({p1})) / {p2 - p1} "
             f"= {slope:.4g} ms per iteration")
     return dataclasses.replace(
         r2, experiment="table1", params=json.dumps(params, sort_keys=True), time_ms_median=med,
         time_ms_min=low, extrapolated=True, extrapolation=note,
         verified=bool(r1.verified and r2.verified), max_error=max(r1.max_error, r2.max_error),
-        verify_scope=(f"both prefix runs ({p1} and {p2} iterations, past convergence at {converged}, "
+        verify_scope=(f"both runs ({p1} and {p2} iterations, past convergence at {converged}, "
                       f"so final): {r2.verify_scope}"),
         stats=json.dumps(stats, sort_keys=True, default=str))
 
@@ -430,9 +449,14 @@ def speed_reference(cfg: dict) -> list[Record]:
         graphs.append(p2p_graph(cfg["bench_gnutella"], cfg))
     for g in report.progress(graphs, desc="speed reference"):
         reps = cfg["bench_repeats"] if g.n <= 8192 else 1
-        records.append(_run("fw_tiled_shared", g, cfg, "speed_reference", repeats=reps, warmup=1))
-        records.append(_run("fw_tiled_shared", g, cfg, "speed_reference", params={"host_io": True},
-                            repeats=reps, warmup=1, scope="with_transfers"))
+        rows = cfg["bench_verify_rows"]
+        if rows is None or rows >= g.n or g.n > oracle.FULL_CHECK_MAX_N:
+            rows = None  # the oracle's default: all rows up to 4096, 64 sampled above
+        else:
+            rows = oracle.choose_rows(g.n, limit=0, sample=rows, seed=cfg["seed"])
+        for params, scope in (({}, "kernel"), ({"host_io": True}, "with_transfers")):
+            records.append(_run("fw_tiled_shared", g, cfg, "speed_reference", params=params,
+                                repeats=reps, warmup=1, scope=scope, verify_rows=rows))
         free_gpu_pool()
     return records
 

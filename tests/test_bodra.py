@@ -1,0 +1,290 @@
+"""bodra on the CPU: registry, input checks, CPU baselines, prefix checks, drivers (smoke)."""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from apsp_kernels import generators, oracle, registry, report
+from apsp_kernels.errors import InputError
+from apsp_kernels.experiments import bodra as exp
+from apsp_kernels.graph import Graph
+from apsp_kernels.inf import INF_INT32
+from apsp_kernels.profiles import PROFILES
+from apsp_kernels.records import Record
+from apsp_kernels.timing import run
+
+GPU_METHODS = ("bf_naive", "bf_stride", "bf_stride_flag", "dijkstra_naive_apsp", "fw_super_naive",
+               "fw_super_naive_shared", "fw_naive", "fw_tiled", "fw_tiled_shared")
+CPU_METHODS = ("bf_serial", "dijkstra_serial", "fw_serial")
+NONNEGATIVE_ONLY = ("dijkstra_naive_apsp", "dijkstra_serial", "fw_super_naive",
+                    "fw_super_naive_shared", "fw_naive", "fw_tiled", "fw_tiled_shared", "fw_serial")
+
+
+def negative_graph(n=6):
+    """Negative arcs, no negative cycle."""
+    src = [0, 0, 1, 2, 3, 4]
+    dst = [1, 2, 3, 3, 4, 5]
+    w = [4, 1, -2, 5, -1, 3]
+    return Graph.from_edges(n, src, dst, w, name="negative")
+
+
+def negative_cycle_graph():
+    return Graph.from_edges(4, [0, 1, 2, 2], [1, 2, 1, 3], [1, -3, 1, 2], name="negcycle")
+
+
+def unreachable_graph(seed=3):
+    rng = np.random.default_rng(seed)
+    n = 60
+    src = rng.integers(0, 40, 150)
+    dst = rng.integers(0, 40, 150)
+    return Graph.from_edges(n, src, dst, rng.integers(0, 30, 150), name="unreachable")
+
+
+# ------------------------------------------------------------------------------ registry
+def test_registry_lists_every_method_of_the_paper():
+    names = {m.name for m in registry.methods("bodra")}
+    assert set(GPU_METHODS) | set(CPU_METHODS) == names
+    for m in registry.methods("bodra"):
+        cls = m.solver_class()
+        assert m.gpu == cls.on_gpu, m.name
+    assert dict(registry.get("bodra", "fw_super_naive").params) == {"parents": True}
+    assert dict(registry.get("bodra", "bf_stride_flag").params) == {"variant": "stride_flag"}
+
+
+def test_super_naive_is_the_projects_per_k_solver():
+    from apsp_kernels.floyd_warshall.per_k import FloydWarshallPerK
+    cls = registry.get("bodra", "fw_super_naive").solver_class()
+    assert issubclass(cls, FloydWarshallPerK)
+    s = registry.get("bodra", "fw_super_naive").make(generators.ring(40))
+    assert s.parents and s.block == (32, 32) and s.k_steps == 40
+    assert registry.get("bodra", "fw_super_naive").make(generators.ring(40), max_k=7).k_steps == 7
+
+
+# ------------------------------------------------------------------------------ input checks
+@pytest.mark.parametrize("name", NONNEGATIVE_ONLY)
+def test_negative_weights_are_rejected_naming_the_method(name):
+    with pytest.raises(InputError, match="non-negative"):
+        registry.get("bodra", name).make(negative_graph())
+
+
+@pytest.mark.parametrize("name", ("bf_naive", "bf_stride", "bf_stride_flag", "bf_serial"))
+def test_bellman_ford_accepts_negative_weights(name):
+    solver = registry.get("bodra", name).make(negative_graph())
+    assert solver.accepts_negative
+    assert list(solver.sources) == [0]
+
+
+@pytest.mark.parametrize("name", GPU_METHODS + ("bf_serial",))
+def test_float_weights_are_rejected(name):
+    g = generators.random_digraph(20, 60, w_max=9, seed=1, dtype=np.float32)
+    with pytest.raises(InputError, match="int32"):
+        registry.get("bodra", name).make(g)
+
+
+def test_bad_parameters_raise_clear_errors():
+    g = generators.ring(10)
+    bf = registry.get("bodra", "bf_naive")
+    with pytest.raises(InputError, match="mode"):
+        bf.make(g, mode="fast")
+    with pytest.raises(InputError, match="variant"):
+        bf.make(g, variant="warp")
+    with pytest.raises(InputError, match="threads"):
+        bf.make(g, threads=100)
+    with pytest.raises(InputError, match="check_every"):
+        bf.make(g, mode="early_exit", check_every=0)
+    with pytest.raises(InputError, match="max_k"):
+        registry.get("bodra", "fw_tiled").make(g, max_k=-1)
+    with pytest.raises(InputError, match="threads"):
+        registry.get("bodra", "dijkstra_naive_apsp").make(g, threads=48)
+    with pytest.raises(ValueError, match="sources"):
+        bf.make(g, sources=[10])
+
+
+def test_constructors_compute_sizes_without_a_gpu():
+    g = generators.random_digraph(70, 300, w_max=100, seed=2)
+    tiled = registry.get("bodra", "fw_tiled_shared").make(g)
+    assert tiled.size == 96 and tiled.tiles == 3 and tiled.rounds == 3
+    assert tiled.bytes_needed() >= 2 * 96 * 96 * 4
+    assert registry.get("bodra", "fw_tiled").make(g, max_k=40).rounds == 2
+    naive = registry.get("bodra", "fw_naive").make(g, parents=False)
+    assert naive.size == 70 and naive.bytes_needed() >= 70 * 70 * 4
+    dij = registry.get("bodra", "dijkstra_naive_apsp").make(g)
+    assert dij.ldc % 4 == 0 and dij.ldc >= 70 and dij.max_extractions == 70
+    bf = registry.get("bodra", "bf_stride").make(g)
+    assert bf.blocks == 1 and bf.n_iter == 69
+    assert registry.get("bodra", "bf_naive").make(g, max_iterations=5).n_iter == 5
+
+
+# ------------------------------------------------------------------------------ CPU baselines
+@pytest.mark.parametrize("mode", ("faithful", "early_exit"))
+@pytest.mark.parametrize("graph", [negative_graph(), unreachable_graph(),
+                                   generators.random_digraph(120, 500, w_max=100, seed=4),
+                                   Graph.from_edges(1, [], [], [], name="n1")],
+                         ids=lambda g: g.name)
+def test_serial_bellman_ford_matches_the_oracle(graph, mode):
+    for source in (0, graph.n - 1):
+        rec = run(registry.get("bodra", "bf_serial"), graph, experiment="test", sources=[source],
+                  params={"mode": mode}, repeats=1, warmup=0)
+        assert rec.verified, (rec.verify_scope, rec.skipped)
+        assert "predecessors" in rec.verify_scope
+        if mode == "early_exit" and graph.n > 1:
+            assert rec.stat("converged_after") <= graph.n - 1
+
+
+def test_serial_bellman_ford_prefix_past_convergence_is_final():
+    g = generators.random_digraph(200, 800, w_max=50, seed=5)
+    early = run(registry.get("bodra", "bf_serial"), g, experiment="t", params={"mode": "early_exit"},
+                repeats=1, warmup=0)
+    c = early.stat("converged_after")
+    rec = run(registry.get("bodra", "bf_serial"), g, experiment="t",
+              params={"mode": "faithful", "max_iterations": c}, repeats=1, warmup=0)
+    assert rec.verified and rec.stat("iterations") == c and rec.stat("truncated")
+
+
+def test_serial_bellman_ford_rejects_a_negative_cycle():
+    with pytest.raises(InputError, match="negative cycle"):
+        run(registry.get("bodra", "bf_serial"), negative_cycle_graph(), experiment="t",
+            params={"mode": "early_exit"}, repeats=1, warmup=0)
+
+
+def test_scipy_dijkstra_baseline_matches_the_oracle():
+    g = unreachable_graph()
+    rec = run(registry.get("bodra", "dijkstra_serial"), g, experiment="t", repeats=1, warmup=0)
+    assert rec.verified and "predecessors" in rec.verify_scope
+    rec = run(registry.get("bodra", "dijkstra_serial"), g, experiment="t", sources=[3, 7],
+              repeats=1, warmup=0, scale=30.0, extrapolation="sampled")
+    assert rec.verified and rec.extrapolated
+
+
+def test_serial_floyd_warshall_matches_the_oracle():
+    g = generators.random_digraph(90, 400, w_max=100, seed=6)
+    rec = run(registry.get("bodra", "fw_serial"), g, experiment="t", repeats=1, warmup=0)
+    assert rec.verified
+
+
+# ------------------------------------------------------------------------------ prefix checks
+def fw_prefix(g: Graph, k: int) -> np.ndarray:
+    d = g.dense().astype(np.int64)
+    for kk in range(k):
+        d = np.minimum(d, d[:, kk:kk + 1] + d[kk:kk + 1, :])
+    d[d >= INF_INT32] = INF_INT32
+    return d
+
+
+@pytest.mark.parametrize("k", (0, 1, 7, 30, 60))
+def test_restricted_graph_gives_the_distances_after_k_floyd_warshall_steps(k):
+    g = unreachable_graph(seed=k)
+    want = fw_prefix(g, k)
+    for s in (0, 5, 39, 59):
+        h = exp.restricted_graph(g, s, k)
+        got = oracle.distances(h, [s])[0]
+        ref = want[s].astype(np.float64)
+        ref[want[s] >= INF_INT32] = np.inf
+        assert np.array_equal(got, ref), (k, s)
+
+
+def test_fw_units_count_rounds_for_the_tiled_variants():
+    assert exp.fw_units("fw_tiled", 100, 100) == 4
+    assert exp.fw_units("fw_tiled_shared", 100, 33) == 2
+    assert exp.fw_units("fw_naive", 100, 33) == 33
+    assert exp.fw_units("fw_super_naive", 100, 500) == 100
+
+
+def _record(p, ms, verified=True):
+    return Record(paper="bodra", experiment="table1_prefix", method="bf_naive", graph="g", n=1001,
+                  m=5, params={"mode": "faithful", "max_iterations": p}, time_ms_median=ms,
+                  time_ms_min=ms, repeats=1, verified=verified, max_error=0.0, verify_scope="all 1 rows",
+                  device="test")
+
+
+def test_two_point_estimate_extends_the_post_convergence_slope():
+    r1, r2 = _record(100, 50.0), _record(200, 60.0)
+    est = exp.two_point_estimate(r1, r2, 100, 200, 1000, 80)
+    assert est.experiment == "table1" and est.extrapolated and est.verified
+    assert est.time_ms_median == pytest.approx(60.0 + 800 * 0.1)
+    assert "max_iterations" not in json.loads(est.params)
+    assert json.loads(est.stats)["prefix_iterations"] == [100, 200]
+    noisy = exp.two_point_estimate(_record(100, 70.0), r2, 100, 200, 1000, 80)
+    assert noisy.time_ms_median == pytest.approx(60.0 * 1000 / 200)
+    assert not exp.two_point_estimate(_record(100, 50.0, verified=False), r2, 100, 200, 1000, 80).verified
+
+
+# ------------------------------------------------------------------------------ published data
+def test_published_tables_transcribe_the_paper():
+    t1 = report.published("bodra", "table1")
+    assert len(t1) == 24 and set(t1["dataset"]) == set(exp.ROAD_GRAPHS)
+    ny = t1[(t1["dataset"] == "NY")].set_index("method")["time_s"]
+    assert ny["bf_serial"] == 1320 and ny["bf_stride_flag"] == pytest.approx(3.91371)
+    t2 = report.published("bodra", "table2").set_index("method")["time_s"]
+    assert t2["dijkstra_naive_apsp"] == pytest.approx(119.941) and t2["dijkstra_serial"] == 1440
+    t3 = report.published("bodra", "table3")
+    assert len(t3) == 18
+    g30 = t3[t3["dataset"] == "gnutella30"].set_index("method")["time_s"]
+    assert g30["fw_tiled_shared"] == pytest.approx(82.3174) and math.isnan(g30["fw_serial"])
+    claims = report.published("bodra", "claims")
+    assert "bf_flag_vs_naive" in set(claims["claim_id"])
+    assert "source" in t1 and t1["source"].str.contains("bodra").all()
+    speed = report.published("bodra", "speed_reference").set_index("n")["time_ms"]
+    assert speed[4096] == 62 and speed[8192] == 362
+
+
+# ------------------------------------------------------------------------------ config + drivers
+@pytest.mark.parametrize("profile", PROFILES)
+def test_config_is_complete_for_every_profile(profile):
+    cfg = exp.config(profile)
+    assert cfg["profile"] == profile
+    assert set(cfg["road_graphs"]) | set(cfg["road_skipped"]) == set(exp.ROAD_GRAPHS)
+    assert set(cfg["fw_prefix_k"]) == set(exp.FW_METHODS)
+    assert set(cfg["fw_graphs"]) <= set(exp.GNUTELLA)
+    if profile == "paper":
+        assert all(v is None for v in cfg["fw_prefix_k"].values())
+        assert cfg["bf_gpu_prefix_min"] is None and cfg["road_graphs"] == exp.ROAD_GRAPHS
+    if profile == "default":
+        assert cfg["bench_sizes"] == (4096, 8192) and cfg["fw_graphs"] == exp.GNUTELLA
+        assert {"NY", "BAY"} <= set(cfg["road_graphs"])
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    """Every driver in the smoke profile (GPU rows are skipped records without a GPU)."""
+    cfg = exp.config("smoke")
+    out = tmp_path_factory.mktemp("bodra_smoke")
+    t1 = report.save_records(exp.table1(cfg), out, "table1")
+    t2 = report.save_records(exp.table2(cfg), out, "table2")
+    recs3, memory = exp.table3(cfg)
+    t3 = report.save_records(recs3, out, "table3")
+    sp = report.save_records(exp.speed_reference(cfg), out, "speed")
+    return cfg, t1, t2, t3, memory, sp
+
+
+def test_smoke_drivers_measure_the_cpu_rows(smoke):
+    cfg, t1, t2, t3, memory, sp = smoke
+    cpu = pd.concat([t1, t2, t3])
+    cpu = cpu[cpu["timing_scope"] == "cpu"]
+    assert len(cpu) and cpu["verified"].all()
+    table1 = exp.table1_frame(t1, cfg)
+    assert set(table1["graph"]) == set(exp.ROAD_GRAPHS)
+    assert table1["paper s"].notna().any()
+    ny_cpu = table1[(table1["graph"] == "NY") & (table1["method"] == exp.LABELS["bf_serial"])]
+    assert ny_cpu["ours faithful s"].notna().all() and ny_cpu["iterations to converge"].notna().all()
+    table2 = exp.table2_frame(t2)
+    assert table2["ours s"].notna().any()
+    table3 = exp.table3_frame(t3, memory)
+    assert set(table3["graph"]) == set(exp.GNUTELLA)
+    assert (memory["device bytes"] > 0).all()
+    assert exp.fig5(table1) is not None and exp.fig6(table3) is not None
+
+
+def test_smoke_drivers_skip_gpu_rows_with_a_reason_and_verdicts_stay_untested(smoke):
+    from apsp_kernels import gpu
+    if gpu.available():
+        pytest.skip("a GPU is present: GPU rows run")
+    cfg, t1, t2, t3, memory, sp = smoke
+    gpu_rows = pd.concat([t1, t2, t3, sp])
+    gpu_rows = gpu_rows[gpu_rows["timing_scope"] != "cpu"]
+    assert len(gpu_rows) and (gpu_rows["skipped"].fillna("") != "").all()
+    verdicts = exp.verdicts(pd.concat([t1, t2, t3]))
+    assert len(verdicts) == 8 and all(v["holds"] is None for v in verdicts)
+    assert exp.speed_verdict(exp.speed_frame(sp))["holds"] is None
