@@ -96,8 +96,10 @@ template <int T, bool PATHS>
 __device__ __forceinline__ void single_kernel(float* d, int* via, const int* order,
                                               unsigned long long* counter, int* done, int* reads,
                                               int* status, int ld, int N, int m, long long spin_limit) {
-    __shared__ __align__(16) Tile S0;
+    __shared__ __align__(16) float S0[W * AP];  // A operand (padded) or the own tile (Tile view)
     __shared__ __align__(16) Tile S1;
+    Tile& S0t = *reinterpret_cast<Tile*>(S0);
+    const PaddedTile& S0p = *reinterpret_cast<const PaddedTile*>(S0);
     __shared__ long long s_task;
     __shared__ int s_ok;
     const long long tiles = (long long)N * N;
@@ -141,12 +143,13 @@ __device__ __forceinline__ void single_kernel(float* d, int* via, const int* ord
         float acc[Layout<T>::E];
         int v[Layout<T>::E];
         clear_via<T>(v);
-        load_regs<T>(base + off, ld, acc);
-        if (role == 0) {
-            load_shared<T>(base + tile_offset(I, Z, ld), ld, S0);
-            load_shared<T>(base + tile_offset(Z, J, ld), ld, S1);
+        if (role == 0) {  // other tile: micro-tile layout, A padded (round_tiles.cuh)
+            load_micro<T>(base + off, ld, acc);
+            load_shared_micro<T>(base + tile_offset(I, Z, ld), ld, S0, AP);
+            load_shared_micro<T>(base + tile_offset(Z, J, ld), ld, &S1[0][0], W);
         } else {
-            regs_to_shared<T>(acc, S0);
+            load_regs<T>(base + off, ld, acc);
+            regs_to_shared<T>(acc, S0t);
             if (role != 3) load_shared<T>(base + tile_offset(Z, Z, ld), ld, S1);
         }
         __syncthreads();  // operands are in shared memory: they may be overwritten from now on
@@ -159,12 +162,17 @@ __device__ __forceinline__ void single_kernel(float* d, int* via, const int* ord
                 atomicAdd(rd + Z * N + Z, 1);
             }
         }
-        if (role == 0) update_independent<T, PATHS>(acc, v, S0, S1, Z * W);
-        else if (role == 3) update_dependent<T, PATHS>(acc, v, S0, S0, S0, Z * W);
-        else if (role == 2) update_dependent<T, PATHS>(acc, v, S0, S0, S1, Z * W);
-        else update_dependent<T, PATHS>(acc, v, S0, S1, S0, Z * W);
-        store_regs<T>(base + off, ld, acc);
-        if (PATHS) store_via<T>(via + inst * stride + off, ld, v);
+        if (role == 0) {
+            update_independent<T, PATHS>(acc, v, S0p, S1, Z * W);
+            store_micro<T>(base + off, ld, acc);
+            if (PATHS) store_via_micro<T>(via + inst * stride + off, ld, v);
+        } else {
+            if (role == 3) update_dependent<T, PATHS>(acc, v, S0t, S0t, S0t, Z * W);
+            else if (role == 2) update_dependent<T, PATHS>(acc, v, S0t, S0t, S1, Z * W);
+            else update_dependent<T, PATHS>(acc, v, S0t, S1, S0t, Z * W);
+            store_regs<T>(base + off, ld, acc);
+            if (PATHS) store_via<T>(via + inst * stride + off, ld, v);
+        }
         __syncthreads();  // every store issued; shared tiles free for the next task
         if (threadIdx.x == 0) {
             BFW_FENCE();

@@ -1,7 +1,8 @@
 // Blocked Floyd-Warshall with three kernels per round Z (Takafuji et al. Sec. III, after Lund &
 // Smith): A updates the pivot tile (Z,Z), B the 2(N-1) row and column pivot tiles, C the
 // (N-1)^2 other tiles; N = n_pad / 32 tiles per side. One block of T threads per tile; the
-// pivot data sit in shared memory, the block's own tile in registers (round_tiles.cuh).
+// pivot data sit in shared memory, the block's own tile in registers (round_tiles.cuh; C
+// tiles in the register micro-tile layout, A and B tiles in the strip layout).
 // Bulk (Sec. V): gridDim.z = m instances of one (m, n_pad, n_pad) array, instance stride ld^2.
 //
 // Grids: A (1, 1, m); B (N-1, 2, m), y = 0 column pivot tiles (I, Z), y = 1 row pivot tiles
@@ -47,7 +48,7 @@ __device__ __forceinline__ void round_b(float* d, int* via, int ld, int Z) {
 
 template <int T, bool PATHS>
 __device__ __forceinline__ void round_c(float* d, int* via, int ld, int Z) {
-    __shared__ __align__(16) Tile A;
+    __shared__ __align__(16) PaddedTile A;
     __shared__ __align__(16) Tile B;
     const long long inst = (long long)blockIdx.z * ld * ld;
     const int I = blockIdx.x + (blockIdx.x >= (unsigned)Z);
@@ -56,13 +57,13 @@ __device__ __forceinline__ void round_c(float* d, int* via, int ld, int Z) {
     float acc[Layout<T>::E];
     int v[Layout<T>::E];
     clear_via<T>(v);
-    load_shared<T>(d + inst + tile_offset(I, Z, ld), ld, A);
-    load_shared<T>(d + inst + tile_offset(Z, J, ld), ld, B);
-    load_regs<T>(d + off, ld, acc);
+    load_micro<T>(d + off, ld, acc);  // first: the own tile usually comes from DRAM
+    load_shared_micro<T>(d + inst + tile_offset(I, Z, ld), ld, &A[0][0], AP);
+    load_shared_micro<T>(d + inst + tile_offset(Z, J, ld), ld, &B[0][0], W);
     __syncthreads();
     update_independent<T, PATHS>(acc, v, A, B, Z * W);
-    store_regs<T>(d + off, ld, acc);
-    if (PATHS) store_via<T>(via + off, ld, v);
+    store_micro<T>(d + off, ld, acc);
+    if (PATHS) store_via_micro<T>(via + off, ld, v);
 }
 
 #define FW_ROUND_KERNELS(TT)                                                                         \

@@ -10,6 +10,7 @@
 // * independent (non-pivot tile): acc(i,j) = min_k A(i,k) + B(k,j) with A = column pivot tile,
 //   B = row pivot tile, both finished for this round and read from shared memory. No barrier
 //   inside; the min over k is order independent (each candidate is rounded on its own).
+//   These tiles use a 2D register micro-tile per thread instead (MicroLayout below).
 // * dependent (pivot, row and column pivot tiles): the tile S itself supplies one or both
 //   operands, so step k needs step k-1 done: one barrier per k, S lives in shared memory
 //   (and the owned entries in registers). Row k and column k of S do not change in step k
@@ -89,31 +90,153 @@ __device__ __forceinline__ void clear_via(int (&v)[Layout<T>::E]) {
     for (int r = 0; r < Layout<T>::E; ++r) v[r] = -1;
 }
 
-// Non-pivot tile: acc(i,j) = min(acc(i,j), min_k A[i][k] + B[k][j]). A row of A is read as
-// float4 (one broadcast load for 4 k); B[k][tx] is conflict free. `kbase` = Z * W.
+// ---- Non-pivot tiles: register micro-tiles -------------------------------------------------
+// The independent update (the (N-1)^2 tiles of phase C, nearly all the work) uses its own
+// layout: thread t owns an R x C micro-tile, rows row0 + RY * i (i < R) and columns
+// col0 .. col0 + C - 1, with col0 = C * (t % CX), row0 = t / CX, CX = 32 / C, RY = T / CX.
+// Per 4 k a thread issues R float4 loads of A (4 k of one row each) and 4 C-wide loads of B
+// for 4 R C min-plus ops, instead of E float4 + 4 scalar loads for 4 E ops in the strip layout:
+//   T    R x C  shared loads / op   (strip layout)
+//   64   4 x 4     8 / 64            (20 / 64)
+//   128  2 x 4     6 / 32            (12 / 32)
+//   256  1 x 4     5 / 16            (8 / 16)
+//   512  1 x 2     5 / 8             (6 / 8)
+//   1024 1 x 1     5 / 4             (same)
+// and the tile itself moves with C-wide (float4 / float2) global loads and stores.
+// A warp spans 32 / CX consecutive rows; A is stored with row stride AP = 36 floats, so the
+// float4 loads of those rows at the same k fall on distinct banks (one wavefront); a B row
+// is read contiguously (one wavefront, duplicated lanes broadcast). Each entry still takes
+// the candidates k = 0..31 in increasing order with a strict "<", so distances and via are
+// exactly those of the strip layout (and of the numpy reference).
+template <int T> struct Micro;
+template <> struct Micro<64> { static constexpr int R = 4, C = 4; };
+template <> struct Micro<128> { static constexpr int R = 2, C = 4; };
+template <> struct Micro<256> { static constexpr int R = 1, C = 4; };
+template <> struct Micro<512> { static constexpr int R = 1, C = 2; };
+template <> struct Micro<1024> { static constexpr int R = 1, C = 1; };
+
+template <int T> struct MicroLayout {
+    static constexpr int R = Micro<T>::R, C = Micro<T>::C;
+    static constexpr int CX = W / C, RY = T / CX, E = R * C;
+    static_assert(R * RY == W && E == Layout<T>::E, "micro-tile must cover the tile");
+    static __device__ __forceinline__ int row0() { return threadIdx.x / CX; }
+    static __device__ __forceinline__ int col0() { return (threadIdx.x % CX) * C; }
+};
+
+constexpr int AP = W + 4;  // padded row stride of the column pivot operand (16-byte rows)
+typedef float PaddedTile[W][AP];
+
+// C consecutive floats: global (L2-only) and shared loads/stores as one vector access.
+template <int C> struct Vec;
+template <> struct Vec<4> {
+    static __device__ __forceinline__ void ldg(const float* p, float* o) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(p));
+        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
+    }
+    static __device__ __forceinline__ void stg(float* p, const float* i) {
+        __stcg(reinterpret_cast<float4*>(p), make_float4(i[0], i[1], i[2], i[3]));
+    }
+    static __device__ __forceinline__ void lds(const float* p, float* o) {
+        const float4 v = *reinterpret_cast<const float4*>(p);
+        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
+    }
+    static __device__ __forceinline__ void sts(float* p, const float* i) {
+        *reinterpret_cast<float4*>(p) = make_float4(i[0], i[1], i[2], i[3]);
+    }
+};
+template <> struct Vec<2> {
+    static __device__ __forceinline__ void ldg(const float* p, float* o) {
+        const float2 v = __ldcg(reinterpret_cast<const float2*>(p));
+        o[0] = v.x; o[1] = v.y;
+    }
+    static __device__ __forceinline__ void stg(float* p, const float* i) {
+        __stcg(reinterpret_cast<float2*>(p), make_float2(i[0], i[1]));
+    }
+    static __device__ __forceinline__ void lds(const float* p, float* o) {
+        const float2 v = *reinterpret_cast<const float2*>(p);
+        o[0] = v.x; o[1] = v.y;
+    }
+    static __device__ __forceinline__ void sts(float* p, const float* i) {
+        *reinterpret_cast<float2*>(p) = make_float2(i[0], i[1]);
+    }
+};
+template <> struct Vec<1> {
+    static __device__ __forceinline__ void ldg(const float* p, float* o) { o[0] = __ldcg(p); }
+    static __device__ __forceinline__ void stg(float* p, const float* i) { __stcg(p, i[0]); }
+    static __device__ __forceinline__ void lds(const float* p, float* o) { o[0] = *p; }
+    static __device__ __forceinline__ void sts(float* p, const float* i) { *p = i[0]; }
+};
+
+// Own tile <-> registers in the micro layout (acc[i * C + j] = entry (row0 + RY i, col0 + j)).
+template <int T>
+__device__ __forceinline__ void load_micro(const float* p, int ld, float (&acc)[Layout<T>::E]) {
+    using M = MicroLayout<T>;
+    const float* q = p + (long long)M::row0() * ld + M::col0();
+#pragma unroll
+    for (int i = 0; i < M::R; ++i) Vec<M::C>::ldg(q + (long long)(M::RY * i) * ld, &acc[i * M::C]);
+}
+
+template <int T>
+__device__ __forceinline__ void store_micro(float* p, int ld, const float (&acc)[Layout<T>::E]) {
+    using M = MicroLayout<T>;
+    float* q = p + (long long)M::row0() * ld + M::col0();
+#pragma unroll
+    for (int i = 0; i < M::R; ++i) Vec<M::C>::stg(q + (long long)(M::RY * i) * ld, &acc[i * M::C]);
+}
+
+template <int T>
+__device__ __forceinline__ void store_via_micro(int* p, int ld, const int (&v)[Layout<T>::E]) {
+    using M = MicroLayout<T>;
+    int* q = p + (long long)M::row0() * ld + M::col0();
+#pragma unroll
+    for (int i = 0; i < M::R; ++i)
+#pragma unroll
+        for (int j = 0; j < M::C; ++j)
+            if (v[i * M::C + j] >= 0) __stcg(q + (long long)(M::RY * i) * ld + j, v[i * M::C + j]);
+}
+
+// An operand tile from global memory into shared memory of row stride `stride` (W or AP).
+template <int T>
+__device__ __forceinline__ void load_shared_micro(const float* p, int ld, float* s, int stride) {
+    using M = MicroLayout<T>;
+    const float* q = p + (long long)M::row0() * ld + M::col0();
+    float* t = s + M::row0() * stride + M::col0();
+#pragma unroll
+    for (int i = 0; i < M::R; ++i) {
+        float x[M::C];
+        Vec<M::C>::ldg(q + (long long)(M::RY * i) * ld, x);
+        Vec<M::C>::sts(t + M::RY * i * stride, x);
+    }
+}
+
+// Non-pivot tile: acc(i,j) = min(acc(i,j), min_k A[i][k] + B[k][j]), A = column pivot tile
+// (padded rows), B = row pivot tile; `kbase` = Z * W. acc / via in the micro layout.
 template <int T, bool PATHS>
 __device__ __forceinline__ void update_independent(float (&acc)[Layout<T>::E], int (&via)[Layout<T>::E],
-                                                   const Tile& A, const Tile& B, int kbase) {
-    constexpr int G = Layout<T>::G, E = Layout<T>::E;
-    const int tx = lane_col(), ty = row_group();
+                                                   const PaddedTile& A, const Tile& B, int kbase) {
+    using M = MicroLayout<T>;
+    constexpr int R = M::R, C = M::C, RY = M::RY;
+    const int r0 = M::row0(), c0 = M::col0();
 #pragma unroll
     for (int k = 0; k < W; k += 4) {
-        const float b0 = B[k][tx], b1 = B[k + 1][tx], b2 = B[k + 2][tx], b3 = B[k + 3][tx];
+        float a[R][4];
 #pragma unroll
-        for (int r = 0; r < E; ++r) {
-            const float4 a = *reinterpret_cast<const float4*>(&A[ty + G * r][k]);
-            if (PATHS) {
-                float c;
-                c = a.x + b0; if (c < acc[r]) { acc[r] = c; via[r] = kbase + k; }
-                c = a.y + b1; if (c < acc[r]) { acc[r] = c; via[r] = kbase + k + 1; }
-                c = a.z + b2; if (c < acc[r]) { acc[r] = c; via[r] = kbase + k + 2; }
-                c = a.w + b3; if (c < acc[r]) { acc[r] = c; via[r] = kbase + k + 3; }
-            } else {
-                acc[r] = add_min<float>(a.x, b0, acc[r]);
-                acc[r] = add_min<float>(a.y, b1, acc[r]);
-                acc[r] = add_min<float>(a.z, b2, acc[r]);
-                acc[r] = add_min<float>(a.w, b3, acc[r]);
-            }
+        for (int i = 0; i < R; ++i) Vec<4>::lds(&A[r0 + RY * i][k], a[i]);
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) {
+            float b[C];
+            Vec<C>::lds(&B[k + kk][c0], b);
+#pragma unroll
+            for (int i = 0; i < R; ++i)
+#pragma unroll
+                for (int j = 0; j < C; ++j) {
+                    if (PATHS) {
+                        const float c = a[i][kk] + b[j];
+                        if (c < acc[i * C + j]) { acc[i * C + j] = c; via[i * C + j] = kbase + k + kk; }
+                    } else {
+                        acc[i * C + j] = add_min<float>(a[i][kk], b[j], acc[i * C + j]);
+                    }
+                }
         }
     }
 }
