@@ -98,3 +98,29 @@ class Solver:
 
     def solution(self) -> Solution:
         raise NotImplementedError
+
+
+class DenseInPlaceSolver(Solver):
+    """All-pairs solvers that update the graph's dense matrix in place on the GPU.
+
+    ``setup_matrix()`` builds the dense view once (``self.input``) and the working copy
+    ``self.d``; ``reset()`` restores it between timed repetitions; subclasses may set
+    ``self.pred`` (predecessor matrix) before ``solution()``.
+    """
+
+    pred = None
+
+    def bytes_needed(self) -> int:
+        return 2 * self.graph.dense_nbytes()  # the working matrix plus the input kept for reset()
+
+    def setup_matrix(self):
+        from . import gpu
+        self.input = self.graph.dense_gpu()
+        self.d = gpu.cupy().empty_like(self.input)
+
+    def reset(self):
+        self.d[...] = self.input
+
+    def solution(self) -> Solution:
+        return Solution(self.d, np.arange(self.graph.n, dtype=np.int32), self.graph.n,
+                        pred=self.pred, stats=self.stats)

@@ -16,9 +16,10 @@ __device__ __forceinline__ int skip_pivot(int b, int p) { return b + (b >= p); }
 // ------------------------------------------------------------------ tiled, global memory
 // Block 32 x 32, one entry per thread, operands read from global memory.
 
-extern "C" __global__ void __launch_bounds__(1024)
-fw_tiled_phase1_i32(int* d, int* pred, long long ld, int p) {
-    const long long i = p * TILE + threadIdx.y, j = p * TILE + threadIdx.x;
+// The 32 steps of round p on entry (i, j), operands from global memory. Row and column k
+// do not change during step k (d[k][k] = 0), so only the barrier between steps is needed.
+__device__ __forceinline__ void relax_round_global(int* d, int* pred, long long ld, int p,
+                                                   long long i, long long j) {
     for (int kk = 0; kk < TILE; ++kk) {
         const long long k = p * TILE + kk;
         const int cand = d[i * ld + k] + d[k * ld + j];
@@ -30,21 +31,19 @@ fw_tiled_phase1_i32(int* d, int* pred, long long ld, int p) {
     }
 }
 
+extern "C" __global__ void __launch_bounds__(1024)
+fw_tiled_phase1_i32(int* d, int* pred, long long ld, int p) {
+    const long long i = p * TILE + threadIdx.y, j = p * TILE + threadIdx.x;
+    relax_round_global(d, pred, ld, p, i, j);
+}
+
 // grid (tiles - 1, 2): blockIdx.y == 0 updates tile (p, t) of the pivot row, 1 tile (t, p).
 extern "C" __global__ void __launch_bounds__(1024)
 fw_tiled_phase2_i32(int* d, int* pred, long long ld, int p) {
     const int t = skip_pivot(blockIdx.x, p);
     const long long i = (blockIdx.y == 0 ? p : t) * TILE + threadIdx.y;
     const long long j = (blockIdx.y == 0 ? t : p) * TILE + threadIdx.x;
-    for (int kk = 0; kk < TILE; ++kk) {
-        const long long k = p * TILE + kk;
-        const int cand = d[i * ld + k] + d[k * ld + j];
-        if (cand < d[i * ld + j]) {
-            d[i * ld + j] = cand;
-            if (pred) pred[i * ld + j] = pred[k * ld + j];
-        }
-        __syncthreads();
-    }
+    relax_round_global(d, pred, ld, p, i, j);
 }
 
 // grid (tiles - 1, tiles - 1); the operand tiles (pivot row and column) are final here.

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import gpu
+from ..errors import InputError
 from ..inf import inf_for
-from ..solver import Solution, Solver
+from ..solver import DenseInPlaceSolver
 
 _CU = gpu.cu_path(__file__, "per_k.cu")
 _SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
@@ -25,14 +26,22 @@ def initial_predecessors(cp, dense):
     return pred
 
 
-class FloydWarshallPerK(Solver):
-    """FW, one launch per k; ``block=(bx, by)`` threads, ``parents`` records predecessors."""
+class FloydWarshallPerK(DenseInPlaceSolver):
+    """FW, one launch per k; ``block=(bx, by)`` threads, ``parents`` records predecessors.
 
-    def __init__(self, graph, sources=None, block=(32, 8), parents=False):
+    ``max_k`` stops after that many values of k, for timing a prefix: the result is then final
+    only for paths whose intermediate vertices are all < max_k.
+    """
+
+    def __init__(self, graph, sources=None, block=(32, 8), parents=False, max_k=None):
         super().__init__(graph, sources)
         self.block = tuple(int(b) for b in block)
         self.parents = bool(parents)
-        self.stats = {"launches": graph.n}
+        if max_k is not None and int(max_k) < 0:
+            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
+        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
+        self.stats = {"launches": self.k_steps, "k_steps": self.k_steps,
+                      "truncated": self.k_steps < graph.n}
 
     def bytes_needed(self) -> int:
         return self.graph.dense_nbytes() * (2 + 2 * self.parents)
@@ -41,15 +50,14 @@ class FloydWarshallPerK(Solver):
         cp = gpu.cupy()
         n = self.graph.n
         self.kernel = gpu.load_module(_CU).get_function(f"fw_per_k_{_SUFFIX[self.graph.dtype]}")
-        self.input = self.graph.dense_gpu()
-        self.d = cp.empty_like(self.input)
+        self.setup_matrix()
         self.pred0 = initial_predecessors(cp, self.input) if self.parents else None
         self.pred = cp.empty_like(self.pred0) if self.parents else None
         bx, by = self.block
         self.grid = ((n + bx - 1) // bx, (n + by - 1) // by)
 
     def reset(self):
-        self.d[...] = self.input
+        super().reset()
         if self.parents:
             self.pred[...] = self.pred0
 
@@ -57,9 +65,5 @@ class FloydWarshallPerK(Solver):
         n = np.int32(self.graph.n)
         ld = np.int64(self.graph.n)
         pred = self.pred if self.parents else np.intp(0)
-        for k in range(self.graph.n):
+        for k in range(self.k_steps):
             self.kernel(self.grid, self.block, (self.d, pred, n, ld, np.int32(k)))
-
-    def solution(self) -> Solution:
-        return Solution(self.d, np.arange(self.graph.n, dtype=np.int32), self.graph.n,
-                        pred=self.pred, stats=self.stats)

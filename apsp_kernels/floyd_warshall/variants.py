@@ -196,19 +196,8 @@ class SuperNaive(FloydWarshallPerK):
     parents on, and a ``max_k`` prefix for timing (the kernel and the rest are unchanged)."""
 
     def __init__(self, graph, sources=None, block=(32, 32), parents=True, max_k=None):
-        super().__init__(graph, sources, block=block, parents=parents)
         check_int32(graph, type(self).__name__)
-        if max_k is not None and int(max_k) < 0:
-            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
-        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
-        self.stats.update(launches=self.k_steps, k_steps=self.k_steps, truncated=self.k_steps < graph.n)
-
-    def compute(self):
-        n = np.int32(self.graph.n)
-        ld = np.int64(self.graph.n)
-        pred = self.pred if self.parents else np.intp(0)
-        for k in range(self.k_steps):
-            self.kernel(self.grid, self.block, (self.d, pred, n, ld, np.int32(k)))
+        super().__init__(graph, sources, block=block, parents=parents, max_k=max_k)
 
 
 def _threads(threads, name) -> int:

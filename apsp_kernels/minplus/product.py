@@ -24,7 +24,7 @@ import numpy as np
 from .. import gpu
 from ..errors import InputError
 from ..inf import inf_for
-from ..solver import Solution, Solver
+from ..solver import DenseInPlaceSolver
 
 CU = gpu.cu_path(__file__, "product.cu")
 SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
@@ -227,7 +227,7 @@ def squarings_needed(n: int) -> int:
     return 0 if n <= 2 else math.ceil(math.log2(n - 1))
 
 
-class MinPlusSquaring(Solver):
+class MinPlusSquaring(DenseInPlaceSolver):
     """APSP by repeated in-place (min,+) squaring, to time one product kernel (pandey Fig. 10).
 
     Each of ``squarings_needed(n)`` launches is one n x n x n product ``D <- min(D, D (x) D)``
@@ -245,27 +245,16 @@ class MinPlusSquaring(Solver):
         self.kernel = kernel
         self.squarings = squarings_needed(graph.n)
 
-    def bytes_needed(self) -> int:
-        return 2 * self.graph.dense_nbytes()
-
     def setup(self):
-        cp = gpu.cupy()
-        self.input = self.graph.dense_gpu()
-        self.d = cp.empty_like(self.input)
+        self.setup_matrix()
         self.launcher = Launcher(self.d, self.kernel)
         n = self.graph.n
         for _ in range(self.squarings):
             self.launcher.add_product(Product((0, 0), (0, 0), (0, 0), n, n, n))
         self.stats = dict(self.launcher.stats, squarings=self.squarings, kernel=self.kernel)
 
-    def reset(self):
-        self.d[...] = self.input
-
     def compute(self):
         self.launcher.issue()
-
-    def solution(self) -> Solution:
-        return Solution(self.d, np.arange(self.graph.n, dtype=np.int32), self.graph.n, stats=self.stats)
 
 
 def measure_peak(dtype=np.int32, iters: int = 8192, repeats: int = 5) -> dict:

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import gpu
 from ..errors import InputError
-from ..solver import Solution, Solver
+from ..solver import DenseInPlaceSolver
 from .product import FW_BLOCK_MAX, PRODUCT_KERNELS, Launcher, Product
 
 DEFAULT_THRESHOLD = 16
@@ -125,7 +124,7 @@ def rkleene_inplace(mat, threshold: int = DEFAULT_THRESHOLD, product: str = "blo
     return mat
 
 
-class RKleene(Solver):
+class RKleene(DenseInPlaceSolver):
     """R-Kleene on the GPU (pandey Fig. 7): host recursion, product kernel, in-block FW base.
 
     ``threshold``: largest diagonal block closed by FW (1..128, paper: 16);
@@ -144,24 +143,12 @@ class RKleene(Solver):
         self.product = product
         self.cuda_graph = bool(cuda_graph)
 
-    def bytes_needed(self) -> int:
-        # the working matrix plus the input kept for reset() between timed repetitions
-        return 2 * self.graph.dense_nbytes()
-
     def setup(self):
-        cp = gpu.cupy()
-        self.input = self.graph.dense_gpu()
-        self.d = cp.empty_like(self.input)
+        self.setup_matrix()
         self.launcher = build_launcher(self.d, self.threshold, self.product)
         if self.cuda_graph:
             self.launcher.capture()
         self.stats = dict(self.launcher.stats, threshold=self.threshold, product=self.product)
 
-    def reset(self):
-        self.d[...] = self.input
-
     def compute(self):
         self.launcher.run()
-
-    def solution(self) -> Solution:
-        return Solution(self.d, np.arange(self.graph.n, dtype=np.int32), self.graph.n, stats=self.stats)
