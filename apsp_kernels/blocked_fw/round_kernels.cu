@@ -6,7 +6,8 @@
 // Bulk (Sec. V): gridDim.z = m instances of one (m, n_pad, n_pad) array, instance stride ld^2.
 //
 // Grids: A (1, 1, m); B (N-1, 2, m), y = 0 column pivot tiles (I, Z), y = 1 row pivot tiles
-// (Z, J); C (N-1, N-1, m). Index x < N-1 maps to tile x + (x >= Z), skipping the pivot.
+// (Z, J); C (N-1, N-1, m) with x -> J, y -> I. Index x < N-1 maps to tile x + (x >= Z),
+// skipping the pivot.
 // via may be null unless the _paths variant is launched.
 #include "../blocked_fw/round_tiles.cuh"
 
@@ -51,33 +52,43 @@ __device__ __forceinline__ void round_c(float* d, int* via, int ld, int Z) {
     __shared__ __align__(16) PaddedTile A;
     __shared__ __align__(16) Tile B;
     const long long inst = (long long)blockIdx.z * ld * ld;
-    const int I = blockIdx.x + (blockIdx.x >= (unsigned)Z);
-    const int J = blockIdx.y + (blockIdx.y >= (unsigned)Z);
+    // x runs along a tile row: blocks that run together read whole matrix rows (DRAM pages)
+    const int I = blockIdx.y + (blockIdx.y >= (unsigned)Z);
+    const int J = blockIdx.x + (blockIdx.x >= (unsigned)Z);
     const long long off = inst + tile_offset(I, J, ld);
     float acc[Layout<T>::E];
     int v[Layout<T>::E];
     clear_via<T>(v);
     load_micro<T>(d + off, ld, acc);  // first: the own tile usually comes from DRAM
-    load_shared_micro<T>(d + inst + tile_offset(I, Z, ld), ld, &A[0][0], AP);
-    load_shared_micro<T>(d + inst + tile_offset(Z, J, ld), ld, &B[0][0], W);
+    load_operands_micro<T>(d + inst + tile_offset(I, Z, ld), d + inst + tile_offset(Z, J, ld), ld, A, B);
     __syncthreads();
     update_independent<T, PATHS>(acc, v, A, B, Z * W);
     store_micro<T>(d + off, ld, acc);
     if (PATHS) store_via_micro<T>(via + off, ld, v);
 }
 
+// Blocks per SM asked of ptxas for the C kernels (__launch_bounds__ min blocks): the register
+// cap it implies (T=128: 40, T=256: 32) costs no spill and no extra instruction (checked
+// with ptxas -v / nvdisasm) and raises occupancy, which hides the tile loads of other blocks.
+#ifndef BFW_C_MIN_BLOCKS
+#define BFW_C_MIN_BLOCKS(TT) ((TT) == 64 ? 16 : (TT) == 128 ? 12 : (TT) == 256 ? 8 : (TT) == 512 ? 4 : 2)
+#endif
+#ifndef BFW_C_PATHS_MIN_BLOCKS
+#define BFW_C_PATHS_MIN_BLOCKS(TT) ((TT) == 64 ? 12 : (TT) == 128 ? 9 : (TT) == 256 ? 8 : (TT) == 512 ? 4 : 2)
+#endif
+
 #define FW_ROUND_KERNELS(TT)                                                                         \
     extern "C" __global__ void __launch_bounds__(TT) fw_round_a_t##TT(float* d, int* via, int ld, int Z) { \
         round_a<TT, false>(d, via, ld, Z); }                                                         \
     extern "C" __global__ void __launch_bounds__(TT) fw_round_b_t##TT(float* d, int* via, int ld, int Z) { \
         round_b<TT, false>(d, via, ld, Z); }                                                         \
-    extern "C" __global__ void __launch_bounds__(TT) fw_round_c_t##TT(float* d, int* via, int ld, int Z) { \
+    extern "C" __global__ void __launch_bounds__(TT, BFW_C_MIN_BLOCKS(TT)) fw_round_c_t##TT(float* d, int* via, int ld, int Z) { \
         round_c<TT, false>(d, via, ld, Z); }                                                         \
     extern "C" __global__ void __launch_bounds__(TT) fw_round_a_paths_t##TT(float* d, int* via, int ld, int Z) { \
         round_a<TT, true>(d, via, ld, Z); }                                                          \
     extern "C" __global__ void __launch_bounds__(TT) fw_round_b_paths_t##TT(float* d, int* via, int ld, int Z) { \
         round_b<TT, true>(d, via, ld, Z); }                                                          \
-    extern "C" __global__ void __launch_bounds__(TT) fw_round_c_paths_t##TT(float* d, int* via, int ld, int Z) { \
+    extern "C" __global__ void __launch_bounds__(TT, BFW_C_PATHS_MIN_BLOCKS(TT)) fw_round_c_paths_t##TT(float* d, int* via, int ld, int Z) { \
         round_c<TT, true>(d, via, ld, Z); }
 
 FW_ROUND_KERNELS(64)

@@ -3,14 +3,14 @@
 //
 // Tiles are W x W = 32 x 32 float32 blocks of an (n_pad x n_pad) matrix with row stride ld;
 // instance `inst` of a bulk batch starts at d + inst * ld * ld. A block of T threads updates
-// one tile: thread (tx = tid % 32, ty = tid / 32) owns the E = 1024 / T entries
-// (ty + G * r, tx), r < E, with G = T / 32 row groups, in registers.
+// one tile, E = 1024 / T entries per thread in registers: in the pivot, row and column pivot
+// tiles (strip layout) thread (tx = tid % 32, ty = tid / 32) owns the entries (ty + G * r, tx),
+// r < E, with G = T / 32 row groups; the other tiles use a 2D micro-tile (MicroLayout below).
 //
 // Two kinds of update (k runs over the 32 intermediate vertices of the pivot block):
 // * independent (non-pivot tile): acc(i,j) = min_k A(i,k) + B(k,j) with A = column pivot tile,
 //   B = row pivot tile, both finished for this round and read from shared memory. No barrier
 //   inside; the min over k is order independent (each candidate is rounded on its own).
-//   These tiles use a 2D register micro-tile per thread instead (MicroLayout below).
 // * dependent (pivot, row and column pivot tiles): the tile S itself supplies one or both
 //   operands, so step k needs step k-1 done: one barrier per k, S lives in shared memory
 //   (and the owned entries in registers). Row k and column k of S do not change in step k
@@ -195,17 +195,22 @@ __device__ __forceinline__ void store_via_micro(int* p, int ld, const int (&v)[L
             if (v[i * M::C + j] >= 0) __stcg(q + (long long)(M::RY * i) * ld + j, v[i * M::C + j]);
 }
 
-// An operand tile from global memory into shared memory of row stride `stride` (W or AP).
+// The two operand tiles (column pivot tile -> A with row stride AP, row pivot tile -> B) from
+// global into shared memory: all loads are issued before the first store, so that the block
+// waits one memory latency, not two.
 template <int T>
-__device__ __forceinline__ void load_shared_micro(const float* p, int ld, float* s, int stride) {
+__device__ __forceinline__ void load_operands_micro(const float* pa, const float* pb, int ld,
+                                                    PaddedTile& A, Tile& B) {
     using M = MicroLayout<T>;
-    const float* q = p + (long long)M::row0() * ld + M::col0();
-    float* t = s + M::row0() * stride + M::col0();
+    float ta[M::E], tb[M::E];
+    load_micro<T>(pa, ld, ta);
+    load_micro<T>(pb, ld, tb);
+    float* sa = &A[0][0] + M::row0() * AP + M::col0();
+    float* sb = &B[0][0] + M::row0() * W + M::col0();
 #pragma unroll
     for (int i = 0; i < M::R; ++i) {
-        float x[M::C];
-        Vec<M::C>::ldg(q + (long long)(M::RY * i) * ld, x);
-        Vec<M::C>::sts(t + M::RY * i * stride, x);
+        Vec<M::C>::sts(sa + M::RY * i * AP, &ta[i * M::C]);
+        Vec<M::C>::sts(sb + M::RY * i * W, &tb[i * M::C]);
     }
 }
 

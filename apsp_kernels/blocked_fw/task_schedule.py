@@ -197,7 +197,7 @@ class ScheduleDeadlock(RuntimeError):
 
 
 def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: str = "newest",
-             seed: int = 0, w: int = W) -> dict:
+             seed: int = 0, w: int = W, prefetch: bool = True) -> dict:
     """Run the persistent kernel's protocol on ``D`` ((P, P) or (m, P, P)) with ``blocks``
     virtual blocks; returns {"result", "violations", "steps"}.
 
@@ -207,6 +207,8 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
     "newest" (largest task id first: maximal run-ahead, the adversary for races),
     "oldest", "random", or "starve" (random, but every third block moves only when no
     other can: slow blocks that hold old tasks while the others run ahead).
+    ``prefetch``: as the kernel does, a block takes the id of its next task from the counter
+    when it starts a task (so it holds one started task and one id taken in advance).
     """
     D = np.array(D, dtype=np.float32, copy=True)
     single = D.ndim == 2
@@ -222,12 +224,17 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
     rng = np.random.default_rng(seed)
     s = lambda x: slice(x * w, (x + 1) * w)  # noqa: E731
     state = [None] * blocks  # None idle, ("wait", t, ...) or ("loaded", t, ..., copies)
+    FRESH, EXITED = -1, -2
+    queued = [FRESH] * blocks  # prefetch: id taken in advance, FRESH (none yet) or EXITED
     next_id, finished, steps, violations = 0, 0, 0, []
 
     flags = {"done": done, "reads": reads}
 
-    def ready(st):
+    def ready(i):
+        st = state[i]
         if st is None:
+            if prefetch and queued[i] != FRESH:
+                return queued[i] != EXITED
             return next_id < total
         if st[0] == "loaded":
             return True
@@ -237,10 +244,12 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
         return True
 
     while finished < total:
-        movable = [i for i in range(blocks) if ready(state[i])]
+        movable = [i for i in range(blocks) if ready(i)]
         if not movable:
             held = sorted(st[1] for st in state if st is not None)
-            raise ScheduleDeadlock(f"no block can move; tasks held: {held[:8]}, next id {next_id}")
+            ahead = sorted(q for q in queued if q >= 0)
+            raise ScheduleDeadlock(f"no block can move; tasks held: {held[:8]}, ids taken in advance: "
+                                   f"{ahead[:8]}, next id {next_id}")
         if policy == "newest":
             i = max(movable, key=lambda j: (state[j] is None, state[j][1] if state[j] else 0))
         elif policy == "oldest":
@@ -253,11 +262,17 @@ def simulate(D: np.ndarray, blocks: int, *, check_reads: bool = True, policy: st
         st = state[i]
         steps += 1
         if st is None:
-            Z, inst, I, J = task_tile(next_id, N, m, order)
+            if prefetch and queued[i] != FRESH:
+                t = queued[i]
+            else:
+                t, next_id = next_id, next_id + 1
+            if prefetch:  # the next id, taken now (the kernel's atomicAdd at task start)
+                queued[i] = next_id if next_id < total else EXITED
+                next_id = min(next_id + 1, total)
+            Z, inst, I, J = task_tile(t, N, m, order)
             need = [(flags[f], key(inst, a, b), k) for f, a, b, k in waits(Z, I, J, N, check_reads)
                     if k > 0]
-            state[i] = ("wait", next_id, Z, inst, I, J, need)
-            next_id += 1
+            state[i] = ("wait", t, Z, inst, I, J, need)
         elif st[0] == "wait":
             _, t, Z, inst, I, J, _ = st
             if done[key(inst, I, J)] != Z:
