@@ -190,6 +190,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def protect_gpu_results(output: Path, profile: str) -> Path:
+    """Keep a run without a GPU (or a smoke run) from overwriting the committed GPU results.
+
+    ``results/`` holds what a GPU run produced; a CPU-only or smoke run of the default
+    output goes to ``build/results-<why>/`` instead, and says so.
+    """
+    committed = Path(__file__).resolve().parent.parent / "results"
+    if output.resolve() != committed:
+        return output
+    why = "no-gpu" if not gpu.available() else "smoke" if profile == "smoke" else ""
+    if not why:
+        return output
+    redirected = committed.parent / "build" / f"results-{why}"
+    print(f"{'no CUDA GPU here' if why == 'no-gpu' else 'smoke profile'}: writing to {redirected}/ "
+          f"so that the GPU results committed in results/ stay as they are", file=sys.stderr)
+    return redirected
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.fetch_data:
@@ -202,6 +220,7 @@ def main(argv=None) -> int:
     if not notebooks:
         print(f"no notebooks in {args.notebooks_dir}", file=sys.stderr)
         return 1
+    args.output = protect_gpu_results(args.output, args.profile)
     runs = run_all(notebooks, args.output, args.profile)
     print(f"\ngallery: {gallery.write(args.output)}\n")
     print(summary(runs, args.output))
