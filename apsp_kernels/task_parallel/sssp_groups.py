@@ -137,9 +137,7 @@ class TaskParallelSSSP(Solver):
         self.k_init = mod.get_function(f"tp_init_{self.suffix}")
         self.k_scatter = mod.get_function(f"tp_scatter_{kind}_{self.suffix}")
         self.k_check = mod.get_function(f"tp_check_{self.suffix}")
-        self.indptr = cp.asarray(g.indptr)
-        self.indices = cp.asarray(g.indices)
-        self.weights = cp.asarray(g.weights)
+        self.indptr, self.indices, self.weights = g.csr_gpu()
         table = np.full((max(lay["groups"], 1), W), -1, dtype=np.int32)
         for gi, (lo, hi) in enumerate(self.bounds):
             table[gi, : hi - lo] = self.sources[lo:hi]
