@@ -246,6 +246,121 @@ __device__ __forceinline__ void update_independent(float (&acc)[Layout<T>::E], i
     }
 }
 
+// ---- Row and column pivot tiles of the round kernels: register chains, no barrier ---------
+// In a row pivot tile (Z, J) entry (i, j) at step k takes P(i, k) + S(k, j): P (the pivot
+// tile) is final, so column j of S is a chain of its own over k (step k only needs S(k, j)
+// after steps < k); in a column pivot tile (I, Z) (S(i, k) + P(k, j)) every row is. A chain
+// (a column of a row tile / a row of a column tile) lives in the registers of G = T / 32
+// lanes of one warp, E = 32 / G consecutive positions each: chain c = warp * E + lane % E,
+// segment s = lane / E holds positions s E .. s E + E - 1. Step k takes S at position k from
+// its owner lane with one shuffle, so no barrier is needed; P is read as E consecutive
+// floats of one shared row per k (the pivot tile transposed for row tiles, as is for
+// column tiles; row stride AP, 16-byte rows). Per entry the candidates still come in
+// increasing k with the same operands as update_dependent, so results are identical. The
+// position-k entry itself never changes in step k (P(k, k) = 0, x + 0 is never < x).
+template <int T> struct ChainLayout {
+    static constexpr int G = T / 32, E = W / G;  // lanes per chain, positions per lane (chains per warp = E)
+    static_assert(E == Layout<T>::E, "chain layout covers the tile");
+    static __device__ __forceinline__ int chain() { return (threadIdx.x >> 5) * E + (threadIdx.x & 31) % E; }
+    static __device__ __forceinline__ int seg() { return (threadIdx.x & 31) / E; }
+};
+
+// E consecutive floats (E = 1, 2, 4, 8, 16) as vector accesses of at most 4.
+template <int E> struct VecN {
+    static constexpr int V = E < 4 ? E : 4;
+    static __device__ __forceinline__ void ldg(const float* p, float* o) {
+#pragma unroll
+        for (int q = 0; q < E; q += V) Vec<V>::ldg(p + q, o + q);
+    }
+    static __device__ __forceinline__ void stg(float* p, const float* i) {
+#pragma unroll
+        for (int q = 0; q < E; q += V) Vec<V>::stg(p + q, i + q);
+    }
+    static __device__ __forceinline__ void lds(const float* p, float* o) {
+#pragma unroll
+        for (int q = 0; q < E; q += V) Vec<V>::lds(p + q, o + q);
+    }
+};
+
+// Element (chain c, position q) of the tile at p: row tile (ROW) -> (q, c), column tile -> (c, q).
+template <int T, bool ROW>
+__device__ __forceinline__ void load_chain(const float* p, int ld, float (&acc)[Layout<T>::E]) {
+    using L = ChainLayout<T>;
+    const int c = L::chain(), q0 = L::seg() * L::E;
+    if (ROW) {
+#pragma unroll
+        for (int r = 0; r < L::E; ++r) acc[r] = __ldcg(p + (long long)(q0 + r) * ld + c);
+    } else {
+        VecN<L::E>::ldg(p + (long long)c * ld + q0, acc);
+    }
+}
+
+template <int T, bool ROW>
+__device__ __forceinline__ void store_chain(float* p, int ld, const float (&acc)[Layout<T>::E]) {
+    using L = ChainLayout<T>;
+    const int c = L::chain(), q0 = L::seg() * L::E;
+    if (ROW) {
+#pragma unroll
+        for (int r = 0; r < L::E; ++r) __stcg(p + (long long)(q0 + r) * ld + c, acc[r]);
+    } else {
+        VecN<L::E>::stg(p + (long long)c * ld + q0, acc);
+    }
+}
+
+template <int T, bool ROW>
+__device__ __forceinline__ void store_via_chain(int* p, int ld, const int (&v)[Layout<T>::E]) {
+    using L = ChainLayout<T>;
+    const int c = L::chain(), q0 = L::seg() * L::E;
+#pragma unroll
+    for (int r = 0; r < L::E; ++r)
+        if (v[r] >= 0) __stcg(ROW ? p + (long long)(q0 + r) * ld + c : p + (long long)c * ld + q0 + r, v[r]);
+}
+
+// The pivot tile into shared memory with row stride AP, transposed (P[k][i] = pivot(i, k))
+// for row tiles; coalesced loads (strip layout), all issued before the first store.
+template <int T, bool TRANSPOSE>
+__device__ __forceinline__ void load_pivot_operand(const float* p, int ld, PaddedTile& P) {
+    constexpr int G = Layout<T>::G, E = Layout<T>::E;
+    const int tx = lane_col(), ty = row_group();
+    float t[E];
+#pragma unroll
+    for (int r = 0; r < E; ++r) t[r] = __ldcg(p + (long long)(ty + G * r) * ld + tx);
+#pragma unroll
+    for (int r = 0; r < E; ++r) {
+        if (TRANSPOSE) P[tx][ty + G * r] = t[r];
+        else P[ty + G * r][tx] = t[r];
+    }
+}
+
+// Row (ROW) or column pivot tile in the chain layout; P as loaded by load_pivot_operand<T, ROW>
+// and visible to all threads (a barrier after it). No barrier inside.
+template <int T, bool PATHS, bool ROW>
+__device__ __forceinline__ void update_chain(float (&acc)[Layout<T>::E], int (&via)[Layout<T>::E],
+                                             const PaddedTile& P, int kbase) {
+    using L = ChainLayout<T>;
+    constexpr int E = L::E;
+    const int lane = threadIdx.x & 31;
+    const int mate = lane % E;  // lane of segment 0 of this chain
+    const float* prow = &P[0][0] + L::seg() * E;
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+        // S at position k (after steps < k) from its owner: segment k / E, register k % E
+        const float sk = __shfl_sync(0xffffffffu, acc[k % E], (k / E) * E + mate);
+        float p[E];
+        VecN<E>::lds(prow + k * AP, p);
+#pragma unroll
+        for (int r = 0; r < E; ++r) {
+            // row tile: P(i, k) + S(k, j); column tile: S(i, k) + P(k, j) (same sum either way)
+            const float c = ROW ? p[r] + sk : sk + p[r];
+            if (PATHS) {
+                if (c < acc[r]) { acc[r] = c; via[r] = kbase + k; }
+            } else {
+                acc[r] = fminf(c, acc[r]);
+            }
+        }
+    }
+}
+
 // Pivot / row pivot / column pivot tile, in place: S(i,j) = min(S(i,j), L[i][k] + R[k][j]) for
 // k = 0..31 in order, where L and R are S itself or the pivot tile P:
 // pivot: L = R = S; row pivot tile (Z, J): L = P, R = S; column pivot tile (I, Z): L = S, R = P.
