@@ -68,9 +68,9 @@ def config(profile: str = "default") -> dict:
                            paper=[64, 128, 256, 512, 1024, 2048]),
         # default budget: cells with m * n^3 above this are not run (say so in the table)
         "table2_max_work": choose(profile, smoke=float("inf"), default=2.5e12, paper=float("inf")),
-        # the paper does not say which T Table II used; 128 is the fastest here for bulk
-        # (register micro-tiles of 2 x 4 per thread, see notes/takafuji-perf.md)
-        "table2_threads": 128,
+        # the paper does not say which T Table II used; per kernel, the fastest here for bulk
+        # (see notes/takafuji-perf.md: multi 4 x 4 register tiles at T=64, single best at 128)
+        "table2_threads": {"multi": 64, "single": 128},
         "table2_repeats": choose(profile, smoke=1, default=3, paper=5),
         "table2_verify_instances": choose(profile, smoke=8, default=2, paper=4),
         "simulate": choose(profile, smoke=[(70, 1), (100, 2)], default=[(100, 1), (150, 3)],
@@ -341,7 +341,7 @@ def run_bulk(kind: str, batch, n: int, *, threads: int, repeats: int, warmup: in
 
 def _skip_record(kind, n, m, cfg, reason) -> Record:
     return Record(paper=PAPER, experiment="table2", method=f"bulk_{kind}", graph=f"kregular-n{n}-x{m}",
-                  n=n, m=DEGREE * n, params={"instances": m, "threads": cfg["table2_threads"]},
+                  n=n, m=DEGREE * n, params={"instances": m, "threads": cfg["table2_threads"][kind]},
                   timing_scope="kernel", profile=cfg["profile"], skipped=reason)
 
 
@@ -388,7 +388,7 @@ def table2(cfg: dict) -> list[Record]:
             batch = dense_from_arcs(cp.asarray(targets[:m]), cp.asarray(weights[:m]), padded_n=P, xp=cp)
             checked = choose_instances(m, cfg["table2_verify_instances"])
             for kind in ("multi", "single"):
-                out.append(run_bulk(kind, batch, n, threads=T, repeats=cfg["table2_repeats"],
+                out.append(run_bulk(kind, batch, n, threads=T[kind], repeats=cfg["table2_repeats"],
                                     instances_checked=checked, oracle_of=oracle_of, name=name,
                                     profile=cfg["profile"]))
             del batch
