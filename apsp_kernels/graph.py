@@ -159,6 +159,12 @@ class Graph:
             raise InputError(f"{method} needs non-negative weights, but {self.name} has a "
                              f"weight of {self.min_weight}; use a Bellman-Ford method instead")
 
+    def require_int32(self, method: str) -> None:
+        """Raise InputError naming ``method`` when the weights are not int32."""
+        if self.dtype != np.int32:
+            raise InputError(f"{method} needs int32 weights (bodra's kernels are integer), but "
+                             f"{self.name} has {self.dtype}; build the graph with dtype=np.int32")
+
     # ----------------------------------------------------------------- views
     @cached_property
     def reverse(self) -> "Graph":

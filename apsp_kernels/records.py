@@ -84,15 +84,18 @@ COLUMNS = [f.name for f in fields(Record)]
 
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str:
+    """Short commit of the checkout (+dirty); ``APSP_GIT_COMMIT`` where the copy has no .git."""
     try:
         root = Path(__file__).resolve().parent.parent
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
                              capture_output=True, text=True, timeout=5)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-        return out.stdout.strip() + ("+dirty" if dirty else "") if out.returncode == 0 else ""
+        if out.returncode == 0:
+            dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                   capture_output=True, text=True, timeout=5).stdout.strip()
+            return out.stdout.strip() + ("+dirty" if dirty else "")
     except Exception:
-        return ""
+        pass
+    return os.environ.get("APSP_GIT_COMMIT", "")
 
 
 @functools.lru_cache(maxsize=1)

@@ -27,26 +27,34 @@ def _sync():
         gpu.cupy().cuda.get_current_stream().synchronize()
 
 
+def time_gpu(run, repeats: int = 5, warmup: int = 1, before=None) -> list[float]:
+    """Milliseconds of ``run()`` per repetition, CUDA events around it; ``before()`` untimed."""
+    cp = gpu.cupy()
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    times = []
+    for i in range(warmup + repeats):
+        if before is not None:
+            before()
+        start.record()
+        run()
+        stop.record()
+        stop.synchronize()
+        if i >= warmup:
+            times.append(cp.cuda.get_elapsed_time(start, stop))
+    return times
+
+
 def time_kernel(solver: Solver, repeats: int = 5, warmup: int = 1) -> list[float]:
     """Milliseconds of ``compute`` per repetition (device events, or host clock for CPU solvers)."""
-    times = []
     if solver.on_gpu:
-        cp = gpu.cupy()
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        return time_gpu(solver.compute, repeats, warmup, before=solver.reset)
+    times = []
     for i in range(warmup + repeats):
         solver.reset()
-        if solver.on_gpu:
-            start.record()
-            solver.compute()
-            stop.record()
-            stop.synchronize()
-            ms = cp.cuda.get_elapsed_time(start, stop)
-        else:
-            t0 = time.perf_counter()
-            solver.compute()
-            ms = (time.perf_counter() - t0) * 1e3
+        t0 = time.perf_counter()
+        solver.compute()
         if i >= warmup:
-            times.append(ms)
+            times.append((time.perf_counter() - t0) * 1e3)
     return times
 
 

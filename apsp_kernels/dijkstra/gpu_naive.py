@@ -22,7 +22,6 @@ from .. import gpu
 from ..errors import InputError
 from ..inf import INF_INT32
 from ..solver import Solution, Solver
-from ..sssp_iterative.bellman_ford import check_int32
 
 _CU = gpu.cu_path(__file__, "gpu_naive.cu")
 MIN_GROUP = 1024
@@ -35,7 +34,7 @@ class DijkstraNaiveAPSP(Solver):
 
     def __init__(self, graph, sources=None, group_size=None, threads=32, max_extractions=None):
         super().__init__(graph, sources)
-        check_int32(graph, "DijkstraNaiveAPSP")
+        graph.require_int32("DijkstraNaiveAPSP")
         threads = int(threads)
         if threads < 32 or threads > 256 or threads % 32:
             raise InputError(f"DijkstraNaiveAPSP: threads must be a multiple of 32 in [32, 256], got {threads}")

@@ -39,7 +39,6 @@ from .. import gpu
 from ..errors import InputError
 from ..inf import INF_INT32
 from ..solver import Solution, Solver
-from ..sssp_iterative.bellman_ford import check_int32
 from .per_k import FloydWarshallPerK
 
 _CU = gpu.cu_path(__file__, "variants.cu")
@@ -80,7 +79,7 @@ class DenseFW(Solver):
 
     def __init__(self, graph, sources=None, parents=True, max_k=None, host_io=False):
         super().__init__(graph, sources)
-        check_int32(graph, type(self).__name__)
+        graph.require_int32(type(self).__name__)
         if max_k is not None and int(max_k) < 0:
             raise InputError(f"{type(self).__name__}: max_k must be >= 0")
         self.parents = bool(parents)
@@ -196,7 +195,7 @@ class SuperNaive(FloydWarshallPerK):
     parents on, and a ``max_k`` prefix for timing (the kernel and the rest are unchanged)."""
 
     def __init__(self, graph, sources=None, block=(32, 32), parents=True, max_k=None):
-        check_int32(graph, type(self).__name__)
+        graph.require_int32(type(self).__name__)
         super().__init__(graph, sources, block=block, parents=parents, max_k=max_k)
 
 

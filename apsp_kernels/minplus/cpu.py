@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from ..errors import InputError
+from ..floyd_warshall.cpu import fw_serial_inplace
 from ..inf import INF_INT32
 from ..solver import Solution, Solver
 from .rkleene import DEFAULT_THRESHOLD, check_threshold, plan, plan_array
@@ -30,25 +31,12 @@ def _product(d, xr, xc, yr, yc, zr, zc, m, p, q):
 
 
 @numba.njit(cache=True)
-def _fw_block(d, r0, b):
-    for k in range(b):
-        for i in range(b):
-            dik = d[r0 + i, r0 + k]
-            row = d[r0 + i, r0:r0 + b]
-            krow = d[r0 + k, r0:r0 + b]
-            for j in range(b):
-                cand = dik + krow[j]
-                if cand < row[j]:
-                    row[j] = cand
-
-
-@numba.njit(cache=True)
 def run_plan(d, steps):
     """Execute a :func:`plan_array` table on the dense matrix ``d`` in place (one thread)."""
     for s in range(steps.shape[0]):
         op, xr, xc, yr, yc, zr, zc, m, p, q = steps[s]
         if op == 0:
-            _fw_block(d, xr, m)
+            fw_serial_inplace(d[xr:xr + m, xr:xr + m])  # base case: FW on the diagonal block
         else:
             _product(d, xr, xc, yr, yc, zr, zc, m, p, q)
     return d

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import gpu
+from .. import gpu, timing
 from ..errors import InputError
 from ..inf import inf_for
 from ..solver import DenseInPlaceSolver
@@ -271,15 +271,7 @@ def measure_peak(dtype=np.int32, iters: int = 8192, repeats: int = 5) -> dict:
     out = cp.zeros(1, dtype=dtype)
     b, c = (np.int32(3), np.int32(5)) if dtype == np.int32 else (np.float32(3), np.float32(5))
     args = (out, np.int32(iters), b, c)
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    kernel((blocks,), (threads,), args)  # warm-up (and load)
-    times = []
-    for _ in range(repeats):
-        start.record()
-        kernel((blocks,), (threads,), args)
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
+    times = timing.time_gpu(lambda: kernel((blocks,), (threads,), args), repeats, warmup=1)
     ms = float(np.median(times))
     ops = blocks * threads * iters * 16
     return {"ops_per_s": ops / (ms * 1e-3), "ms": ms, "ops": ops, "dtype": str(dtype)}

@@ -45,13 +45,6 @@ VARIANTS = ("naive", "stride", "stride_flag")
 MODES = ("faithful", "early_exit")
 
 
-def check_int32(graph, method: str) -> None:
-    """bodra's kernels take integer weights only."""
-    if graph.dtype != np.int32:
-        raise InputError(f"{method} needs int32 weights (bodra's kernels are integer), but "
-                         f"{graph.name} has {graph.dtype}; build the graph with dtype=np.int32")
-
-
 def grid_blocks(n: int, threads: int, variant: str) -> int:
     """Blocks per launch: one thread per vertex (naive) or half of those blocks (stride), as the author."""
     full = max(1, -(-n // threads))
@@ -71,7 +64,7 @@ class BellmanFordGPU(Solver):
                  max_iterations=None, check_every=16, threads=1024, blocks=None):
         super().__init__(graph, [0] if sources is None else sources)
         name = f"BellmanFordGPU[{variant}]"
-        check_int32(graph, name)
+        graph.require_int32(name)
         if variant not in VARIANTS:
             raise InputError(f"{name}: variant must be one of {VARIANTS}")
         if mode not in MODES:

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import InputError
 from ..inf import INF_INT32
 from ..solver import Solution, Solver
-from .bellman_ford import MODES, check_int32
+from .bellman_ford import MODES
 
 
 @numba.njit(cache=True)
@@ -67,7 +67,7 @@ class BellmanFordSerial(Solver):
 
     def __init__(self, graph, sources=None, mode="faithful", max_iterations=None):
         super().__init__(graph, [0] if sources is None else sources)
-        check_int32(graph, "BellmanFordSerial")
+        graph.require_int32("BellmanFordSerial")
         if mode not in MODES:
             raise InputError(f"BellmanFordSerial: mode must be one of {MODES}, got {mode!r}")
         if max_iterations is not None and int(max_iterations) < 0:
