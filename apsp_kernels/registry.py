@@ -1,7 +1,8 @@
 """Maps each paper's method names to implementations.
 
 Every paper has a module ``apsp_kernels/papers/<paper>.py`` with ``PAPER`` (title,
-citation) and ``METHODS``, a list of :class:`Method`. Implementations are named as
+citation) and ``METHODS``, a list of :class:`Method`. The group ``fast`` holds the project's
+own fast paths, kept beside the papers' kernels (which stay as the papers describe them). Implementations are named as
 ``"module:Class"`` strings and imported on first use, so listing methods never
 imports CuPy.
 """
@@ -11,6 +12,7 @@ import importlib
 from dataclasses import dataclass
 
 PAPERS = ("okuyama", "bodra", "takafuji", "pandey", "liu")
+GROUPS = PAPERS + ("fast",)
 
 
 @dataclass(frozen=True)
@@ -56,8 +58,8 @@ def _paper_methods(paper: str) -> list[Method]:
 
 
 def methods(paper: str | None = None) -> list[Method]:
-    """All registered methods, or those of one paper."""
-    papers = PAPERS if paper is None else (paper,)
+    """All registered methods (the papers' and the fast paths), or those of one group."""
+    papers = GROUPS if paper is None else (paper,)
     return [m for p in papers for m in _paper_methods(p)]
 
 
