@@ -32,7 +32,7 @@ endif
 DEPS := $(shell sed -n '/^dependencies = \[/,/^\]/s/^ *"\([A-Za-z0-9_.-]*\).*/\1/p' pyproject.toml)
 EXTRAS :=
 ifneq ($(filter test test-gpu,$(MAKECMDGOALS)),)
-DEPS += pytest hypothesis
+DEPS += pytest hypothesis dask distributed zarr
 EXTRAS += test
 endif
 ifneq ($(filter lab,$(MAKECMDGOALS)),)
@@ -43,7 +43,10 @@ ifneq ($(filter reproduce smoke data,$(MAKECMDGOALS)),)
 # CuPy for this host's driver: CUDA 13 wheels need driver >= 580, CUDA 12 >= 525; none without a GPU.
 CUDA_EXTRA ?= $(shell nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | \
 	awk -F. 'NR == 1 { print ($$1 >= 580 ? "cuda13" : $$1 >= 525 ? "cuda12" : "") }')
-EXTRAS += $(CUDA_EXTRA)
+# Several GPUs: dask-cuda runs one notebook per GPU at a time (apsp_kernels/multi_gpu.py).
+GPU_COUNT ?= $(shell nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+EXTRAS += $(CUDA_EXTRA) $(if $(filter-out 0 1,$(GPU_COUNT)),distributed-gpu,distributed)
+DEPS += dask distributed zarr
 endif
 EXTRAS_SPEC := $(if $(strip $(EXTRAS)),[$(subst $(space),$(comma),$(sort $(EXTRAS)))])
 CHECK_DEPS = -c 'import importlib.util as u, sys; m = [n for n in sys.argv[1:] if u.find_spec(n) is None]; \

@@ -2,15 +2,19 @@
 
     python -m apsp_kernels.gallery [results]
 
-Per notebook: its title and run info (``run.json``), the verdicts (``verdicts.csv``),
-every ``table_<name>.csv`` with its caption ``table_<name>.md``, every
-``fig_<name>.png``, links to the executed notebook and the ``records_*.csv`` files,
-and counts of verified / unverified / skipped / extrapolated / stand-in rows.
+Per notebook: its title and run info (``run.json``: profile, device, the GPU that ran it),
+the verdicts (``verdicts.csv``), every ``table_<name>.csv`` with its caption
+``table_<name>.md``, every ``fig_<name>.png``, links to the executed notebook and the
+``records_*.csv`` files, and counts of verified / unverified / skipped / extrapolated /
+stand-in rows. The ``paper`` profile's results (``results/paper/<notebook>/``) stand beside
+the default ones, and a table puts each extrapolated default time next to the paper
+profile's time measured in full for the same experiment, method, graph and n.
 """
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -23,9 +27,19 @@ from .report import VERDICT_COLUMNS
 MAX_TABLE_ROWS = 60
 COUNTS = ("verified", "unverified", "skipped", "extrapolated", "stand-in")
 RESULT_FILES = ("run.json", "verdicts.csv", "*.ipynb", "table_*.csv", "fig_*.png", "records_*.csv")
+# Profiles whose results live in a sub-folder of results/ (the others write results/<notebook>/).
+PROFILE_FOLDERS = {"paper": "paper"}
+SHOWN_PROFILES = ("default", "paper")
+MATCH_KEYS = ("paper", "experiment", "method", "graph", "n", "timing_scope")
 
 
-ORDER = ("okuyama", "bodra", "takafuji", "pandey", "liu", "cross_paper", "library")
+ORDER = ("okuyama", "bodra", "takafuji", "pandey", "liu", "cross_paper", "method_map", "library", "scale")
+
+
+def profile_dir(results, profile: str) -> Path:
+    """Where ``profile`` puts its notebook folders: ``results/paper/`` for paper, else ``results/``."""
+    sub = PROFILE_FOLDERS.get(profile)
+    return Path(results) / sub if sub else Path(results)
 
 
 def notebook_dirs(results: Path) -> list[Path]:
@@ -34,10 +48,13 @@ def notebook_dirs(results: Path) -> list[Path]:
     if not results.is_dir():
         return []
     found = [d for d in results.iterdir()
-             if d.is_dir() and not d.name.startswith((".", "_"))
+             if d.is_dir() and not d.name.startswith((".", "_")) and d.name not in PROFILE_FOLDERS.values()
              and any(next(d.glob(pattern), None) for pattern in RESULT_FILES)]
-    rank = {name: i for i, name in enumerate(ORDER)}
-    return sorted(found, key=lambda d: (rank.get(d.name, len(ORDER)), d.name))
+    return sorted(found, key=lambda d: notebook_rank(d.name))
+
+
+def notebook_rank(stem: str) -> tuple:
+    return (ORDER.index(stem) if stem in ORDER else len(ORDER), stem)
 
 
 def read_run(folder: Path) -> dict:
@@ -103,14 +120,24 @@ def record_counts(paths) -> dict:
     return counts
 
 
-def link(folder: Path, name: str) -> str:
-    return f"{quote(folder.name)}/{quote(name)}"
+def link(folder: Path, name: str, root: Path) -> str:
+    """``folder/name`` relative to the gallery in ``root``, URL-quoted."""
+    return "/".join(quote(part) for part in (*folder.relative_to(root).parts, name))
+
+
+def gpu_text(run: dict) -> str:
+    gpu = run.get("gpu") or {}
+    if not gpu.get("index"):
+        return ""
+    return f"GPU {gpu['index']}" + (f" ({gpu['uuid']})" if gpu.get("uuid") else "")
 
 
 def run_line(run: dict) -> str:
     started = str(run.get("started", ""))
     parts = [f"status **{'ok' if run.get('status') == 'ok' else str(run.get('status', 'unknown')).upper()}**",
              f"profile `{run.get('profile', '?')}`", f"device {run.get('device', '?')}"]
+    if gpu_text(run):
+        parts.append(gpu_text(run))
     if started:
         parts.append(started[:16].replace("T", " ") + " UTC")
     if "seconds" in run:
@@ -118,69 +145,144 @@ def run_line(run: dict) -> str:
     return " · ".join(parts)
 
 
-def section(folder: Path) -> str:
+def profile_block(folder: Path, root: Path, level: str) -> list[str]:
+    """One profile's results of a notebook: run line, error, links, verdicts, tables, figures."""
     run = read_run(folder)
     stem = folder.name
-    out = [f"## {run.get('title') or stem}", "", f"`{stem}` · {run_line(run)}" if run else f"`{stem}` · no run.json"]
+    out = [run_line(run) if run else "no run.json"]
     if run.get("status") not in (None, "ok"):
         out += ["", f"**Error:** {run.get('error') or 'see the notebook'}"]
 
-    links = [f"[{p.name}]({link(folder, p.name)})" for p in
+    links = [f"[{p.name}]({link(folder, p.name, root)})" for p in
              [folder / f"{stem}.ipynb", folder / f"{stem}.failed.ipynb"] if p.exists()]
     records = sorted(folder.glob("records_*.csv"))
     out += ["", "Notebook: " + (", ".join(links) or "not executed")]
     if records:
-        out.append("Records: " + ", ".join(f"[{p.name}]({link(folder, p.name)})" for p in records))
+        out.append("Records: " + ", ".join(f"[{p.name}]({link(folder, p.name, root)})" for p in records))
         counts = record_counts(records)
         out.append("Rows: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
 
     verdicts = folder / "verdicts.csv"
     if verdicts.exists():
         df = read_table(verdicts)
-        out += ["", "### Verdicts", "", markdown_table(df[[c for c in VERDICT_COLUMNS if c in df]])]
+        out += ["", f"{level} Verdicts", "", markdown_table(df[[c for c in VERDICT_COLUMNS if c in df]])]
     for table in sorted(folder.glob("table_*.csv")):
         name = table.stem.removeprefix("table_")
         caption = table.with_suffix(".md")
-        out += ["", f"### Table: {name}", ""]
+        out += ["", f"{level} Table: {name}", ""]
         if caption.exists() and caption.read_text().strip():
             out += [caption.read_text().strip(), ""]
-        out += [markdown_table(read_table(table)), "", f"[{table.name}]({link(folder, table.name)})"]
+        out += [markdown_table(read_table(table)), "", f"[{table.name}]({link(folder, table.name, root)})"]
     figures = sorted(folder.glob("fig_*.png"))
     if figures:
-        out += ["", "### Figures"]
+        out += ["", f"{level} Figures"]
         for fig in figures:
-            out += ["", f"![{fig.stem.removeprefix('fig_')}]({link(folder, fig.name)})"]
+            out += ["", f"![{fig.stem.removeprefix('fig_')}]({link(folder, fig.name, root)})"]
+    return out
+
+
+def section(stem: str, folders: dict[str, Path], root: Path, not_run=()) -> str:
+    """A notebook's section: each profile that ran it (under its own heading when there are two)."""
+    runs = {profile: read_run(folder) for profile, folder in folders.items()}
+    title = next((r["title"] for r in runs.values() if r.get("title")), stem)
+    missing = [line for profile in not_run
+               for line in ("", f"The `{profile}` profile has not run this notebook.")]
+    if len(folders) == 1:
+        (folder,) = folders.values()
+        block = profile_block(folder, root, "###")
+        return "\n".join([f"## {title}", "", f"`{stem}` · {block[0]}", *missing, *block[1:]])
+    out = [f"## {title}", "", f"`{stem}`"]
+    for profile, folder in folders.items():
+        out += ["", f"### Profile `{runs[profile].get('profile') or profile}`", "",
+                *profile_block(folder, root, "####")]
     return "\n".join(out)
 
 
-def safe_section(folder: Path) -> str:
+def safe_section(stem: str, folders: dict[str, Path], root: Path, not_run=()) -> str:
     """A notebook's section; one unreadable file must not take the whole gallery down."""
     try:
-        return section(folder)
+        return section(stem, folders, root, not_run)
     except Exception as exc:
-        return f"## {folder.name}\n\nThis section could not be rendered: {type(exc).__name__}: {exc}"
+        return f"## {stem}\n\nThis section could not be rendered: {type(exc).__name__}: {exc}"
 
 
-def overview(folders: list[Path]) -> str:
+def overview(found: dict[str, dict[str, Path]]) -> str:
     rows = []
+    for profile, folders in found.items():
+        for folder in folders.values():
+            run = read_run(folder)
+            counts = record_counts(sorted(folder.glob("records_*.csv")))
+            rows.append({"notebook": folder.name, "status": run.get("status", "?"),
+                         "profile": run.get("profile", profile), "device": run.get("device", "?"),
+                         "gpu": (run.get("gpu") or {}).get("index", ""), **counts})
+    df = pd.DataFrame(rows)
+    return markdown_table(df if (df["gpu"] != "").any() else df.drop(columns="gpu"), max_rows=len(rows))
+
+
+def timed_records(folders) -> pd.DataFrame:
+    """The timed (not skipped) rows of every ``records_*.csv`` in ``folders``, with their notebook."""
+    frames = []
     for folder in folders:
-        run = read_run(folder)
-        counts = record_counts(sorted(folder.glob("records_*.csv")))
-        rows.append({"notebook": folder.name, "status": run.get("status", "?"),
-                     "profile": run.get("profile", "?"), "device": run.get("device", "?"), **counts})
-    return markdown_table(pd.DataFrame(rows), max_rows=len(rows))
+        for path in sorted(folder.glob("records_*.csv")):
+            df = read_table(path)
+            if {*MATCH_KEYS, "time_ms_median", "extrapolation", "skipped"} <= set(df.columns):
+                frames.append(df.assign(notebook=folder.name))
+    if not frames:
+        return pd.DataFrame(columns=[*MATCH_KEYS, "notebook", "time_s", "extrapolation", "extrapolated"])
+    df = pd.concat(frames, ignore_index=True)
+    df["time_s"] = pd.to_numeric(df["time_ms_median"], errors="coerce") / 1e3
+    df["graph"] = df["graph"].map(lambda g: re.sub(r"\s*\([^()]*\)$", "", g))  # "g (not built)" is g
+    return df[(df["skipped"].str.strip() == "") & df["time_s"].notna()]
+
+
+def extrapolated_vs_full(default_folders, paper_folders) -> pd.DataFrame:
+    """Each extrapolated default time beside the paper profile's time measured in full."""
+    default, paper = timed_records(default_folders), timed_records(paper_folders)
+    estimated = default[default["extrapolation"].str.strip() != ""]
+    full = paper[(paper["extrapolation"].str.strip() == "") & ~_flag(paper, "extrapolated")]
+    full = full.drop_duplicates(list(MATCH_KEYS), keep="last")
+    both = estimated.merge(full[[*MATCH_KEYS, "time_s"]], on=list(MATCH_KEYS), suffixes=("_est", "_full"))
+    return pd.DataFrame({
+        "notebook": both["notebook"], "experiment": both["experiment"], "method": both["method"],
+        "graph": both["graph"], "n": both["n"],
+        "default, extrapolated (s)": both["time_s_est"].map(lambda v: f"{v:.4g}"),
+        "paper, in full (s)": both["time_s_full"].map(lambda v: f"{v:.4g}"),
+        "extrapolated / full": (both["time_s_est"] / both["time_s_full"]).map(lambda v: f"{v:.3g}"),
+        "how it was extrapolated": both["extrapolation"]})
+
+
+def comparison(found: dict[str, dict[str, Path]]) -> str:
+    if "paper" not in found:
+        return ("The `paper` profile (the papers' full sizes, nothing extrapolated) has not run: "
+                "`make reproduce PROFILE=paper` writes it to `paper/<notebook>/` beside these results.")
+    if "default" not in found:
+        return "The `default` profile has not run: `make reproduce` writes it to `<notebook>/`."
+    df = extrapolated_vs_full(found["default"].values(), found["paper"].values())
+    head = "## Extrapolated default times against the paper profile measured in full"
+    if df.empty:
+        return (f"{head}\n\nNo extrapolated `default` record has a `paper` record measured in full "
+                f"for the same {', '.join(MATCH_KEYS)}.")
+    return (f"{head}\n\nMatched on {', '.join(MATCH_KEYS)}; a ratio above 1 means the extrapolation "
+            f"overestimated.\n\n{markdown_table(df, max_rows=len(df))}")
 
 
 def render(results: Path) -> str:
     results = Path(results)
     head = ["# Results gallery", "",
             "Generated by `python -m apsp_kernels.gallery` (and after every `make reproduce`) from "
-            "`results/<notebook>/`; do not edit by hand. Published numbers stand beside measured ones; "
-            "times marked extrapolated or measured on stand-in graphs are labelled in the tables.", ""]
-    folders = notebook_dirs(results)
-    if not folders:
+            "`results/<notebook>/` (and `results/paper/<notebook>/` for the paper profile); do not edit "
+            "by hand. Published numbers stand beside measured ones; times marked extrapolated or "
+            "measured on stand-in graphs are labelled in the tables.", ""]
+    found = {profile: {d.name: d for d in notebook_dirs(profile_dir(results, profile))}
+             for profile in SHOWN_PROFILES}
+    found = {profile: folders for profile, folders in found.items() if folders}
+    if not found:
         return "\n".join(head + ["No notebook has run yet: run `make reproduce` (or `make smoke`)."]) + "\n"
-    body = [overview(folders)] + [safe_section(f) for f in folders]
+    stems = sorted({stem for folders in found.values() for stem in folders}, key=notebook_rank)
+    body = [overview(found), comparison(found)]
+    for stem in stems:
+        folders = {profile: dirs[stem] for profile, dirs in found.items() if stem in dirs}
+        body.append(safe_section(stem, folders, results, [p for p in found if p not in folders]))
     return "\n".join(head) + "\n" + "\n\n".join(body) + "\n"
 
 

@@ -9,14 +9,19 @@ papermill with the parameters ``profile`` and ``output_dir`` (``results/<stem>``
 relative to the notebook, which runs with ``notebooks/`` as its working directory).
 The executed notebook becomes ``results/<stem>/<stem>.ipynb`` only once it has run
 through; a failed run keeps its partial output as ``<stem>.failed.ipynb``. A failure
-does not stop the other notebooks. ``run.json`` gets the profile, device, start time,
-duration, status and error; then the gallery (``results/README.md``) is regenerated.
-The exit status is non-zero when a notebook failed.
+does not stop the other notebooks. ``run.json`` gets the profile, device, the GPU that
+ran it, start time, duration, status and error; then the gallery (``results/README.md``)
+is regenerated. The exit status is non-zero when a notebook failed.
+
+On a host with more than one GPU (and dask-cuda installed) the notebooks run at once,
+one per GPU, longest first (:mod:`apsp_kernels.multi_gpu`); otherwise one after another.
+The ``paper`` profile writes to ``results/paper/<stem>`` so that the default results stay.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import sys
@@ -24,7 +29,7 @@ import time
 import warnings
 from pathlib import Path
 
-from . import gallery, gpu
+from . import gallery, gpu, multi_gpu
 from .profiles import PROFILES
 from .records import write_atomic
 
@@ -89,18 +94,24 @@ def write_run_json(out_dir: Path, info: dict, title: str) -> None:
     write_atomic(path, lambda tmp: Path(tmp).write_text(json.dumps(data, indent=2, default=str) + "\n"))
 
 
+def new_run_info(notebook: Path, profile: str) -> dict:
+    """run.json's keys for a run starting now in this process, status 'failed' until it succeeds."""
+    return {"notebook": notebook.stem, "profile": profile, "device": gpu.device_info()["device"],
+            "device_info": gpu.device_info(), "gpu": multi_gpu.gpu_identity(),
+            "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""}
+
+
 def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
     """Execute one notebook into ``results/<stem>/``; return its run info (never raises on failure)."""
     import papermill
 
+    let_kernels_import_package()  # also in a Dask worker: its kernel needs the package too
     stem = notebook.stem
     out_dir = results / stem
     out_dir.mkdir(parents=True, exist_ok=True)
     final, failed = out_dir / f"{stem}.ipynb", out_dir / f"{stem}.failed.ipynb"
-    info = {"notebook": stem, "profile": profile, "device": gpu.device_info()["device"],
-            "device_info": gpu.device_info(),
-            "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""}
+    info = new_run_info(notebook, profile)
     tmp = out_dir / f".{stem}.running-{os.getpid()}.ipynb"  # same folder: the rename is atomic
     t0 = time.perf_counter()
     try:
@@ -132,23 +143,103 @@ def summary(runs: list[dict], results: Path) -> str:
     return "\n".join(lines)
 
 
-def run_all(notebooks: list[Path], results: Path, profile: str) -> list[dict]:
-    let_kernels_import_package()
-    print(f"profile {profile} on {gpu.device_info()['device']}; results in {results}/", flush=True)
+def report_done(tag: str, r: dict, results: Path) -> None:
+    if r["status"] == "ok":
+        print(f"{tag}: ok in {r['seconds']:.1f} s -> {results / r['notebook'] / r['executed_notebook']}",
+              flush=True)
+    else:
+        kept = (f"; the partial notebook is kept as {results / r['notebook'] / r['executed_notebook']}"
+                if r["executed_notebook"] else "")
+        print(f"{tag}: FAILED after {r['seconds']:.1f} s: {r['error']}{kept}", flush=True)
+
+
+def previous_seconds(stem: str, folders) -> float | None:
+    """How long the last successful run of ``stem`` took, from the first folder whose run.json says."""
+    for folder in folders:
+        run = gallery.read_run(Path(folder) / stem)
+        if run.get("status") == "ok" and "seconds" in run:
+            return float(run["seconds"])
+    return None
+
+
+def lost_run(notebook: Path, results: Path, profile: str, exc: BaseException) -> dict:
+    """The run info of a notebook whose Dask task itself failed (its worker died, say)."""
+    info = new_run_info(notebook, profile) | {"gpu": {}, "error": f"the Dask task failed: {describe(exc)}"}
+    write_run_json(results / notebook.stem, info, title=heading(notebook) or notebook.stem)
+    return info
+
+
+def run_sequentially(notebooks: list[Path], results: Path, profile: str) -> list[dict]:
     runs = []
     for i, nb in enumerate(notebooks, 1):
         tag = f"[{i}/{len(notebooks)}] {nb.stem}"
         print(f"{tag}: running ...", flush=True)
-        r = run_notebook(nb, results, profile)
-        if r["status"] == "ok":
-            print(f"{tag}: ok in {r['seconds']:.1f} s -> {results / nb.stem / r['executed_notebook']}",
-                  flush=True)
-        else:
-            kept = (f"; the partial notebook is kept as {results / nb.stem / r['executed_notebook']}"
-                    if r["executed_notebook"] else "")
-            print(f"{tag}: FAILED after {r['seconds']:.1f} s: {r['error']}{kept}", flush=True)
-        runs.append(r)
+        runs.append(run_notebook(nb, results, profile))
+        report_done(tag, runs[-1], results)
     return runs
+
+
+def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: list[str],
+                     make_client, timed_in=()) -> list[dict]:
+    """One notebook per GPU at a time on Dask, longest first; the runs in ``notebooks`` order."""
+    order = multi_gpu.longest_first(notebooks, lambda nb: previous_seconds(nb.stem, [results, *timed_in]))
+    print(f"{len(gpus)} GPUs ({', '.join(gpus)}): one notebook per GPU at a time on Dask, longest first: "
+          f"{', '.join(nb.stem for nb in order)}", flush=True)
+    position = {}
+
+    def on_start(nb, gpu_id):
+        position[nb.stem] = f"[{len(position) + 1}/{len(order)}] {nb.stem}"
+        print(f"{position[nb.stem]}: running on GPU {gpu_id} ...", flush=True)
+
+    try:
+        runs = multi_gpu.run_on_gpus(
+            order, functools.partial(run_notebook, results=results, profile=profile), gpus, make_client,
+            on_start=on_start, on_done=lambda nb, r: report_done(position[nb.stem], r, results),
+            on_error=lambda nb, exc: lost_run(nb, results, profile, exc))
+    except Exception as exc:
+        if position:  # notebooks have run: running them again in turn would not help
+            raise
+        print(f"the Dask cluster did not start ({describe(exc)}): the notebooks run one after another",
+              flush=True)
+        return run_sequentially(notebooks, results, profile)
+    by_stem = {r["notebook"]: r for r in runs}
+    return [by_stem[nb.stem] for nb in notebooks]
+
+
+def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool = False,
+            make_client=None, timed_in=()) -> list[dict]:
+    """Run the notebooks, at once on every GPU when the host has several (and dask-cuda), else in turn.
+
+    ``timed_in``: more results folders whose run.json give the expected durations.
+    """
+    let_kernels_import_package()
+    print(f"profile {profile} on {gpu.device_info()['device']}; results in {results}/", flush=True)
+    whole_host = [nb for nb in notebooks if uses_every_gpu(nb)]
+    one_gpu = [nb for nb in notebooks if nb not in whole_host]
+    gpus = multi_gpu.visible_gpus()
+    why = "--sequential" if sequential else multi_gpu.why_not_parallel(gpus, len(one_gpu))
+    if why:
+        if len(gpus) > 1 or sequential:
+            print(f"{why}: the notebooks run one after another", flush=True)
+        runs = run_sequentially(one_gpu, results, profile)
+    else:
+        runs = run_on_every_gpu(one_gpu, results, profile, gpus,
+                                make_client or multi_gpu.local_cuda_client, timed_in)
+    if whole_host:
+        print(f"with every GPU of the host, alone: {', '.join(nb.stem for nb in whole_host)}", flush=True)
+        runs += run_sequentially(whole_host, results, profile)
+    by_stem = {r["notebook"]: r for r in runs}
+    return [by_stem[nb.stem] for nb in notebooks]
+
+
+def uses_every_gpu(notebook: Path) -> bool:
+    """Whether the notebook spreads its own work over the host's GPUs (metadata apsp_kernels.gpus = "all"):
+    it then runs alone, after the others, with every GPU visible."""
+    try:
+        meta = json.loads(Path(notebook).read_text()).get("metadata", {})
+    except (OSError, ValueError):
+        return False
+    return meta.get("apsp_kernels", {}).get("gpus") == "all"
 
 
 def fetch_data() -> int:
@@ -185,6 +276,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--output", type=Path, default=Path("results"), help="results folder (default: results)")
     p.add_argument("--notebooks-dir", type=Path, default=Path("notebooks"),
                    help="where the notebooks are (default: notebooks)")
+    p.add_argument("--sequential", action="store_true",
+                   help="one notebook after another even on a host with several GPUs")
     p.add_argument("--list", action="store_true", help="list the notebooks and exit")
     p.add_argument("--fetch-data", action="store_true", help="fetch or stand in for every dataset and exit")
     return p.parse_args(argv)
@@ -221,13 +314,14 @@ def main(argv=None) -> int:
         print(f"no notebooks in {args.notebooks_dir}", file=sys.stderr)
         return 1
     args.output = protect_gpu_results(args.output, args.profile)
-    runs = run_all(notebooks, args.output, args.profile)
+    results = gallery.profile_dir(args.output, args.profile)
+    runs = run_all(notebooks, results, args.profile, sequential=args.sequential, timed_in=[args.output])
     print(f"\ngallery: {gallery.write(args.output)}\n")
-    print(summary(runs, args.output))
+    print(summary(runs, results))
     failed = [r["notebook"] for r in runs if r["status"] != "ok"]
     if failed:
         print(f"\n{len(failed)} of {len(runs)} notebooks failed: {', '.join(failed)} "
-              f"(see run.json and <stem>.failed.ipynb under {args.output}/)", file=sys.stderr)
+              f"(see run.json and <stem>.failed.ipynb under {results}/)", file=sys.stderr)
         return 1
     return 0
 

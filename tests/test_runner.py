@@ -1,12 +1,14 @@
-"""The notebook runner (apsp_kernels.reproduce) on a tiny notebook, with papermill and a real kernel."""
+"""The notebook runner (apsp_kernels.reproduce) on tiny notebooks, with papermill and real kernels:
+in turn, at once on (fake) GPUs through Dask, and the paper profile's own folder."""
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from apsp_kernels import reproduce
+from apsp_kernels import multi_gpu, reproduce
 
 TINY = Path(__file__).parent / "data" / "tiny_notebook.ipynb"
 
@@ -35,13 +37,58 @@ def test_runs_a_notebook_into_results(tmp_path):
     assert "tiny_notebook/fig_x.png" in (results / "README.md").read_text()
 
 
-def test_a_failing_notebook_fails_the_run_but_not_the_others(tmp_path, capsys):
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
+def test_list_and_unknown_names(tmp_path, capsys):
+    assert reproduce.main(["--list", "--notebooks-dir", str(TINY.parent)]) == 0
+    assert "tiny_notebook" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="no notebook nope"):
+        run(TINY.parent, tmp_path / "results", "nope")
+
+
+def broken_and_tiny(folder: Path, *tiny_names) -> Path:
+    folder.mkdir()
     broken = nbformat.read(TINY, as_version=4)
     broken.cells.insert(1, nbformat.v4.new_code_cell('raise RuntimeError("boom")'))
-    nbformat.write(broken, notebooks / "a_broken.ipynb")
-    shutil.copy(TINY, notebooks / "b_tiny.ipynb")
+    nbformat.write(broken, folder / "a_broken.ipynb")
+    for name in tiny_names:
+        shutil.copy(TINY, folder / f"{name}.ipynb")
+    return folder
+
+
+def test_several_gpus_run_the_notebooks_at_once_longest_first(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    from fake_gpus import fake_gpu_client
+
+    notebooks = broken_and_tiny(tmp_path / "notebooks", "b_tiny", "c_tiny")
+    results = tmp_path / "results"
+    for stem, seconds in (("a_broken", 1.0), ("b_tiny", 50.0)):  # c_tiny never ran: it goes first
+        (results / stem).mkdir(parents=True)
+        (results / stem / "run.json").write_text(json.dumps({"status": "ok", "seconds": seconds}))
+    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["3", "5"])
+    monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
+    monkeypatch.setattr(multi_gpu, "local_cuda_client", fake_gpu_client)
+
+    assert run(notebooks, results) != 0
+
+    out = capsys.readouterr().out
+    assert "one notebook per GPU at a time on Dask, longest first: c_tiny, b_tiny, a_broken" in out
+    runs = {stem: json.loads((results / stem / "run.json").read_text())
+            for stem in ("a_broken", "b_tiny", "c_tiny")}
+    assert [runs[s]["status"] for s in sorted(runs)] == ["failed", "ok", "ok"]
+    assert "boom" in runs["a_broken"]["error"]
+    assert {r["gpu"]["index"] for r in runs.values()} == {"3", "5"}
+    for stem, r in runs.items():
+        assert f"{stem}: running on GPU {r['gpu']['index']}" in out
+    assert (results / "b_tiny" / "b_tiny.ipynb").exists() and (results / "c_tiny" / "c_tiny.ipynb").exists()
+    assert "GPU 3" in (results / "README.md").read_text()
+
+
+def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tmp_path, monkeypatch, capsys):
+    def no_dask(gpus):
+        raise AssertionError("one GPU must not start a Dask cluster")
+
+    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0"])
+    monkeypatch.setattr(multi_gpu, "local_cuda_client", no_dask)
+    notebooks = broken_and_tiny(tmp_path / "notebooks", "b_tiny")
     results = tmp_path / "results"
 
     assert run(notebooks, results) != 0
@@ -53,15 +100,81 @@ def test_a_failing_notebook_fails_the_run_but_not_the_others(tmp_path, capsys):
     assert json.loads((results / "b_tiny" / "run.json").read_text())["status"] == "ok"
     assert (results / "b_tiny" / "b_tiny.ipynb").exists()
     captured = capsys.readouterr()
+    assert "[1/2] a_broken: running ..." in captured.out and "[2/2] b_tiny: ok" in captured.out
+    assert "Dask" not in captured.out
     assert "a_broken.failed.ipynb" in captured.out and "a_broken" in captured.err
     assert "FAILED" in (results / "README.md").read_text()
 
 
-def test_list_and_unknown_names(tmp_path, capsys):
-    assert reproduce.main(["--list", "--notebooks-dir", str(TINY.parent)]) == 0
-    assert "tiny_notebook" in capsys.readouterr().out
-    with pytest.raises(SystemExit, match="no notebook nope"):
-        run(TINY.parent, tmp_path / "results", "nope")
+def test_several_gpus_without_dask_cuda_run_in_turn_and_say_why(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setitem(sys.modules, "dask_cuda", None)  # import dask_cuda fails
+    notebooks = broken_and_tiny(tmp_path / "notebooks", "b_tiny")
+
+    assert run(notebooks, tmp_path / "results") != 0
+
+    out = capsys.readouterr().out
+    assert "2 GPUs but dask-cuda does not import" in out and "one after another" in out
+    assert "[2/2] b_tiny: ok" in out
+
+
+def test_a_dask_cluster_that_does_not_start_falls_back_to_running_in_turn(tmp_path, monkeypatch, capsys):
+    def broken_cluster(gpus):
+        raise OSError("no NVML")
+
+    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
+    monkeypatch.setattr(multi_gpu, "local_cuda_client", broken_cluster)
+
+    assert run(TINY.parent, tmp_path / "results", "tiny_notebook") == 0
+
+    out = capsys.readouterr().out
+    assert "the Dask cluster did not start (OSError: no NVML)" in out and "[1/1] tiny_notebook: ok" in out
+
+
+def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    from fake_gpus import fake_gpu_client
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    whole = nbformat.read(TINY, as_version=4)
+    whole.metadata["apsp_kernels"] = {"gpus": "all"}
+    nbformat.write(whole, notebooks / "a_whole_host.ipynb")
+    for name in ("b_tiny", "c_tiny"):
+        shutil.copy(TINY, notebooks / f"{name}.ipynb")
+    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
+    monkeypatch.setattr(multi_gpu, "local_cuda_client", fake_gpu_client)
+    results = tmp_path / "results"
+
+    assert run(notebooks, results) == 0
+
+    out = capsys.readouterr().out
+    assert "longest first: " in out and "a_whole_host" not in out.split("longest first: ")[1].splitlines()[0]
+    assert out.index("with every GPU of the host, alone: a_whole_host") > out.index("c_tiny: ok")
+    assert out.index("with every GPU of the host, alone: a_whole_host") > out.index("b_tiny: ok")
+    for stem in ("a_whole_host", "b_tiny", "c_tiny"):
+        assert json.loads((results / stem / "run.json").read_text())["status"] == "ok"
+    assert not reproduce.uses_every_gpu(TINY)
+
+
+def test_the_paper_profile_writes_beside_the_default_results(tmp_path):
+    results = tmp_path / "results"
+    assert reproduce.main(["--profile", "paper", "--notebooks-dir", str(TINY.parent),
+                           "--output", str(results), "tiny_notebook"]) == 0
+
+    info = json.loads((results / "paper" / "tiny_notebook" / "run.json").read_text())
+    assert info["profile"] == "paper" and not (results / "tiny_notebook").exists()
+    assert "paper/tiny_notebook/fig_x.png" in (results / "README.md").read_text()
+
+
+def test_previous_seconds_come_from_successful_runs(tmp_path):
+    for folder, status, seconds in (("paper", "failed", 3.0), ("default", "ok", 40.0)):
+        (tmp_path / folder / "nb").mkdir(parents=True)
+        (tmp_path / folder / "nb" / "run.json").write_text(json.dumps({"status": status, "seconds": seconds}))
+    assert reproduce.previous_seconds("nb", [tmp_path / "paper", tmp_path / "default"]) == 40.0
+    assert reproduce.previous_seconds("other", [tmp_path / "paper"]) is None
 
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
