@@ -1,0 +1,100 @@
+"""Block solvers: the multi-source method a worker runs on one block of sources.
+
+Each returns ``(dist, inf, stats)``: ``dist`` a (len(sources), n) array on the worker's
+device (cupy on GPU workers, numpy on CPU workers), ``inf`` the value at and above which an
+entry means unreachable. Keys:
+
+* ``fast:multi_source``: ``apsp_kernels.multi_source.multi_source_distances`` (batched
+  K-source SSSP), used on GPU workers when it imports;
+* ``okuyama:task_parallel_shared_tuned`` (or any registry key of a per-source Solver): the
+  Solver lifecycle, ``Solution.rows(device=True)``; the GPU fallback;
+* ``scipy:dijkstra``: SciPy's Dijkstra on the host, the block solver of CPU workers;
+* a callable ``f(graph, sources, host_matrix) -> (dist, inf, stats)`` (picklable): ``graph``
+  is the worker's copy (CSR on the device on GPU workers), ``host_matrix`` a SciPy CSR on CPU
+  workers, else None.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from .. import registry
+from ..errors import InputError
+
+MULTI_SOURCE = "fast:multi_source"
+FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"
+SCIPY = "scipy:dijkstra"
+CPU_KEYS = (SCIPY,)
+
+
+def multi_source_function():
+    """``multi_source_distances`` when the module exists, else None."""
+    try:
+        module = importlib.import_module("apsp_kernels.multi_source")
+    except ImportError:
+        return None
+    return getattr(module, "multi_source_distances", None)
+
+
+def default_key(on_gpu: bool) -> str:
+    if not on_gpu:
+        return SCIPY
+    return MULTI_SOURCE if multi_source_function() is not None else FALLBACK_GPU
+
+
+def check_key(key: str, on_gpu: bool) -> str:
+    """``key`` if a worker of that kind can run it; InputError naming the choices otherwise."""
+    if callable(key):
+        return key
+    if not isinstance(key, str):
+        raise InputError(f"block solver must be a registry key such as {FALLBACK_GPU!r}, or a "
+                         f"callable; got {key!r}")
+    if key in CPU_KEYS:
+        return key
+    if not on_gpu:
+        raise InputError(f"block solver {key!r} needs GPU workers, but the cluster's workers have "
+                         f"no GPU; use {SCIPY!r} (or block_solver=None for the default)")
+    if key == MULTI_SOURCE:
+        if multi_source_function() is None:
+            raise InputError(f"{MULTI_SOURCE!r} is not installed (apsp_kernels.multi_source); use "
+                             f"{FALLBACK_GPU!r}")
+        return key
+    paper, _, name = key.partition(":")
+    try:
+        method = registry.get(paper, name)
+    except KeyError as exc:
+        raise InputError(f"unknown block solver {key!r}: {exc.args[0]}; or {MULTI_SOURCE!r}, "
+                         f"{SCIPY!r}") from None
+    if not method.gpu or method.solver_class().all_pairs:
+        raise InputError(f"block solver {key!r} must be a GPU method that solves the sources it is "
+                         f"given (not an all-pairs kernel)")
+    return key
+
+
+def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
+    """Distances from ``sources`` on the worker's device: ``(dist, inf, stats)``."""
+    if callable(key):
+        return key(graph, sources, host_matrix)
+    if key == SCIPY:
+        from scipy.sparse import csgraph
+        matrix = graph.to_scipy() if host_matrix is None else host_matrix
+        return csgraph.dijkstra(matrix, directed=True, indices=sources), np.inf, {}
+    if key == MULTI_SOURCE:
+        stats: dict = {}
+        return multi_source_function()(graph, sources, stats=stats), graph.inf, stats
+    paper, _, name = key.partition(":")
+    solver = registry.get(paper, name).make(graph, sources=sources)
+    from .. import gpu
+    gpu.require_memory(solver.bytes_needed(), f"block solver {key} on {len(sources)} sources")
+    solver.setup()
+    solver.reset()
+    solver.compute()
+    solution = solver.solution()
+    return solution.rows(device=True), np.inf, dict(solver.stats)
+
+
+def block_bytes(key: str, n: int, sources: int, itemsize: int) -> int:
+    """Device bytes one block needs at most: the rows, their float64 public copy, and the
+    reductions' temporaries (two masks and up to four float64 arrays of the rows' shape)."""
+    return sources * n * (itemsize + 8 + 2 + 4 * 8)

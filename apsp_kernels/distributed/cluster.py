@@ -1,0 +1,73 @@
+"""Dask clusters for the all-sources runs: one worker per GPU (dask-cuda), or CPU processes.
+
+``connect(address)`` joins a running scheduler (a multi-host cluster); ``local(gpus=...)``
+starts a LocalCUDACluster on this host, ``local(cpu_workers=...)`` a LocalCluster of worker
+processes with nannies (CPU-only hosts, CI). dask-cuda is imported only when GPUs are asked
+for, so this module imports on hosts without CUDA.
+"""
+from __future__ import annotations
+
+import os
+
+from ..errors import InputError
+
+
+def dask_cuda_available() -> bool:
+    try:
+        import dask_cuda  # noqa: F401
+    except Exception:  # ImportError, or a CUDA binding that fails to load
+        return False
+    return True
+
+
+def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1, **kwargs):
+    """A Client on a new local cluster: ``gpus`` (a count or "0,1") -> LocalCUDACluster,
+    else ``cpu_workers`` worker processes (default: one per core) with nannies
+    (``processes=False``: threads of this process, which start at once)."""
+    from distributed import Client, LocalCluster
+    if gpus is not None:
+        if not dask_cuda_available():
+            raise InputError("local(gpus=...) needs dask-cuda and a CUDA device; install "
+                             "'.[distributed-gpu]' on a GPU host, or pass cpu_workers= instead")
+        from dask_cuda import LocalCUDACluster
+        visible = gpus if isinstance(gpus, str) else ",".join(map(str, range(int(gpus))))
+        cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=visible, threads_per_worker=threads_per_worker,
+                                   **kwargs)
+    else:
+        workers = cpu_workers or os.cpu_count() or 1
+        if int(workers) < 1:
+            raise InputError(f"cpu_workers must be >= 1, got {cpu_workers}")
+        if kwargs.get("processes", True):  # CPU workers, even on a GPU host: SciPy's block solver
+            kwargs["env"] = {"APSP_DISABLE_GPU": "1", **kwargs.get("env", {})}
+        kwargs.setdefault("processes", True)
+        kwargs.setdefault("dashboard_address", ":0")
+        cluster = LocalCluster(n_workers=int(workers), threads_per_worker=threads_per_worker, **kwargs)
+    return Client(cluster)
+
+
+def connect(address: str):
+    """A Client on a running scheduler (``tcp://host:8786`` or a scheduler file path)."""
+    from distributed import Client
+    if str(address).endswith(".json"):
+        return Client(scheduler_file=str(address))
+    return Client(address)
+
+
+def workers(client) -> dict:
+    """{address: worker info} of the workers the scheduler knows now."""
+    return dict(client.scheduler_info(n_workers=-1)["workers"])
+
+
+def require_workers(client) -> dict:
+    found = workers(client)
+    if not found:
+        raise InputError("the Dask cluster has no workers; start some (dask-cuda-worker ADDRESS) "
+                         "or use cluster.local()")
+    return found
+
+
+def dashboard(client) -> str:
+    """The dashboard address, printed so that a person can watch the run."""
+    link = getattr(client, "dashboard_link", "") or ""
+    print(f"Dask dashboard: {link or 'not available'}")
+    return link

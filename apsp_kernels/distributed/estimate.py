@@ -1,0 +1,59 @@
+"""Dry run: the time and disk bytes of a long all-sources run, estimated from a small sample.
+
+A warm-up block per worker first (graph upload, kernel compilation), then ``sample`` seeded
+sources run as the real run would (same block solver, same store format, in a temporary
+folder that is removed). Worker seconds per source x sources / workers estimates the wall time
+(it ignores the tail of the last blocks); the sample's bytes on disk per row x rows estimates
+the store. Every number is labelled an estimate.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ..solver import checked_sources
+from .runner import WHO, all_sources, sample as pick
+
+
+def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int = 1024,
+             block_solver=None, store_dir=None, reduce: bool = True, bins=None, seed: int = 0) -> dict:
+    """``{"label", "seconds", "bytes_on_disk", "seconds_per_source", ...}`` for the full run.
+
+    ``store_dir``: where the rows would go (the sample's temporary store is made beside it, on
+    the same disk); None for a run without a store.
+    """
+    ids = checked_sources(sources, graph.n, WHO)
+    workers = len(client.scheduler_info(n_workers=-1)["workers"])
+    warm = pick(ids, max(1, min(workers, len(ids))), seed + 1)
+    all_sources(graph, client, warm, block_size=1, block_solver=block_solver, bins=bins,
+                progress=False)
+    picked = pick(ids, min(sample, len(ids)), seed)
+    tmp = None
+    if store_dir is not None:
+        Path(store_dir).parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=Path(store_dir).parent, prefix=".estimate-"))
+    try:
+        run = all_sources(graph, client, picked, block_size=min(block_size, len(picked)),
+                          block_solver=block_solver, reduce=reduce, bins=bins,
+                          store=tmp / "rows" if tmp else None, progress=False)
+        disk = run.store.nbytes_on_disk() / len(picked) * len(ids) if run.store else 0.0
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    per_source = float(np.sum(run.block_seconds)) / len(picked)
+    seconds = per_source * len(ids) / max(workers, 1)
+    return {"label": f"estimate from a seeded sample of {len(picked)} of {len(ids)} sources "
+                     f"(seed {seed}) on {workers} workers",
+            "seconds": seconds, "bytes_on_disk": disk, "seconds_per_source": per_source,
+            "sample": len(picked), "sources": len(ids), "workers": workers,
+            "block_solver": run.block_solver, "sample_wall_seconds": run.seconds}
+
+
+def describe(est: dict) -> str:
+    text = f"ESTIMATE ({est['label']}): about {est['seconds']:.0f} s"
+    if est["bytes_on_disk"]:
+        text += f" and {est['bytes_on_disk'] / 1e9:.2f} GB on disk"
+    return text

@@ -1,0 +1,155 @@
+"""All-sources reductions, computed per block on the worker's device without keeping the rows.
+
+Definitions follow NetworkX for directed graphs (weighted by the arc weights):
+
+* eccentricity(s) = max_v d(s, v) over the vertices s reaches (NetworkX raises unless the graph
+  is strongly connected; there the two agree). diameter / radius = max / min eccentricity.
+* closeness(u) = (r - 1) / sum_v d(v, u) * (r - 1) / (n - 1), over the r vertices that reach u
+  (u included): ``nx.closeness_centrality`` (incoming distances, ``wf_improved=True``).
+* harmonic(u) = sum over v with 0 < d(v, u) < inf of 1 / d(v, u): ``nx.harmonic_centrality``.
+* reach_out(s) / reach_in(u): vertices s reaches / that reach u, themselves included.
+* histogram: ordered pairs (s, v), s != v, v reachable, counted in fixed bins given up front
+  (numpy.histogram's edges; pairs outside them are counted in ``outside``), so blocks merge by
+  addition.
+
+A block yields per-source values (its rows) and per-target partial sums (columns); the client
+adds the column sums of all blocks. Closeness and harmonic are exact once every source is done.
+Code is xp-generic: numpy on CPU workers, cupy on GPU workers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..graph import array_module
+
+PER_SOURCE = ("eccentricity", "reach_out", "sum_out")
+PER_TARGET = ("sum_in", "reach_in", "harmonic_in")
+
+
+def check_bins(bins) -> np.ndarray:
+    edges = np.asarray(bins, dtype=np.float64)
+    if edges.ndim != 1 or len(edges) < 2 or not np.all(np.isfinite(edges)) or np.any(np.diff(edges) <= 0):
+        raise InputError(f"histogram bins must be >= 2 finite, increasing edges, got {bins!r}")
+    return edges
+
+
+def default_bins(graph, count: int = 64) -> np.ndarray:
+    """``count`` equal bins from 0 to the graph's distance bound (every distance falls inside)."""
+    return np.linspace(0.0, max(float(graph.distance_bound), 1.0), count + 1)
+
+
+def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
+    """Reductions of the rows ``dist`` (k x n, entries >= ``inf`` unreachable) of ``sources``,
+    as host numpy arrays."""
+    xp = array_module(dist)
+    k, n = dist.shape
+    reach = dist < inf
+    d = xp.where(reach, dist, 0).astype(xp.float64)
+    src = xp.asarray(np.asarray(sources, dtype=np.int64))
+    off_diagonal = xp.ones((k, n), dtype=bool)
+    off_diagonal[xp.arange(k), src] = False
+    pairs = d[reach & off_diagonal]
+    counts, _ = xp.histogram(pairs, bins=xp.asarray(edges))
+    with np.errstate(divide="ignore"):
+        inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
+    out = {
+        "eccentricity": d.max(axis=1) if n else xp.zeros(k),
+        "reach_out": reach.sum(axis=1, dtype=xp.int64),
+        "sum_out": d.sum(axis=1),
+        "sum_in": d.sum(axis=0),
+        "reach_in": reach.sum(axis=0, dtype=xp.int64),
+        "harmonic_in": inverse.sum(axis=0),
+        "histogram": counts.astype(xp.int64),
+        "pairs": xp.asarray(pairs.size, dtype=xp.int64),
+    }
+    return {key: _host(value) for key, value in out.items()}
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+@dataclass
+class Accumulator:
+    """Merges block partials on the client: rows by position, columns and histogram by addition."""
+
+    n: int
+    sources: np.ndarray
+    edges: np.ndarray
+    per_source: dict = field(init=False)
+    per_target: dict = field(init=False)
+    histogram: np.ndarray = field(init=False)
+    pairs: int = 0
+    done: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        k = len(self.sources)
+        self.per_source = {"eccentricity": np.full(k, np.nan), "reach_out": np.zeros(k, np.int64),
+                           "sum_out": np.zeros(k)}
+        self.per_target = {"sum_in": np.zeros(self.n), "reach_in": np.zeros(self.n, np.int64),
+                           "harmonic_in": np.zeros(self.n)}
+        self.histogram = np.zeros(len(self.edges) - 1, dtype=np.int64)
+        self.done = np.zeros(k, dtype=bool)
+
+    def add(self, start: int, partial: dict) -> None:
+        stop = start + len(partial["reach_out"])
+        if self.done[start:stop].any():
+            raise RuntimeError(f"sources {start}..{stop} merged twice")
+        for key in PER_SOURCE:
+            self.per_source[key][start:stop] = partial[key]
+        for key in PER_TARGET:
+            self.per_target[key] += partial[key]
+        self.histogram += partial["histogram"]
+        self.pairs += int(partial["pairs"])
+        self.done[start:stop] = True
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.done.all())
+
+    def result(self) -> "Reductions":
+        return Reductions(self)
+
+
+class Reductions:
+    """The merged reductions: ``per_source`` and ``per_vertex`` frames, scalars, histogram."""
+
+    def __init__(self, acc: Accumulator):
+        n, all_sources = acc.n, acc.complete and len(acc.sources) == acc.n
+        ps = acc.per_source
+        self.per_source = pd.DataFrame({"vertex": acc.sources, **{k: ps[k] for k in PER_SOURCE}})
+        self.per_source["closeness_out"] = closeness(ps["sum_out"], ps["reach_out"], n)
+        pt = acc.per_target
+        self.per_vertex = pd.DataFrame({"vertex": np.arange(n), "reach_in": pt["reach_in"],
+                                        "closeness": closeness(pt["sum_in"], pt["reach_in"], n),
+                                        "harmonic": pt["harmonic_in"]})
+        self.all_sources = bool(all_sources)  # closeness / harmonic are final only then
+        ecc = ps["eccentricity"][acc.done]
+        self.diameter = float(ecc.max()) if len(ecc) else float("nan")
+        self.radius = float(ecc.min()) if len(ecc) else float("nan")
+        self.strongly_connected = bool(all_sources and (ps["reach_out"] == n).all())
+        self.histogram = pd.DataFrame({"low": acc.edges[:-1], "high": acc.edges[1:],
+                                       "pairs": acc.histogram})
+        self.reachable_pairs = acc.pairs
+        self.outside_bins = acc.pairs - int(acc.histogram.sum())
+        self.sources_done = int(acc.done.sum())
+
+    def summary(self) -> dict:
+        return {"sources_done": self.sources_done, "all_sources": self.all_sources,
+                "diameter": self.diameter, "radius": self.radius,
+                "strongly_connected": self.strongly_connected,
+                "reachable_pairs": self.reachable_pairs, "outside_bins": self.outside_bins}
+
+
+def closeness(total, reach, n: int) -> np.ndarray:
+    """NetworkX's closeness (wf_improved) from distance sums and reach counts (self included)."""
+    total = np.asarray(total, dtype=np.float64)
+    others = np.asarray(reach, dtype=np.float64) - 1.0
+    ok = (total > 0) & (n > 1)
+    value = np.zeros_like(total)
+    value[ok] = others[ok] / total[ok] * (others[ok] / (n - 1))
+    return value

@@ -1,0 +1,180 @@
+"""All sources of a graph on a Dask cluster: reductions and/or every row written to Zarr.
+
+::
+
+    from apsp_kernels import datasets
+    from apsp_kernels.distributed import cluster, all_sources
+    client = cluster.local(gpus=2)                 # or cluster.connect("tcp://scheduler:8786")
+    run = all_sources(datasets.load("NY"), client, block_size=1024)      # reductions only
+    run.reductions.per_vertex                      # closeness, harmonic per vertex
+    run = all_sources(g, client, store="out/g30.rows")   # rows to Zarr, resumable
+
+Everything is checked before the first task (InputError): the graph and sources, the block
+solver for the workers' kind, the device memory of one block on the smallest worker and the
+disk bytes of the rows. The graph goes to each worker once (a broadcast scatter); each block is
+one task; results merge on the client as blocks finish, under a tqdm bar.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import gpu
+from ..errors import InputError
+from ..graph import Graph
+from ..solver import checked_sources
+from . import block_solvers, cluster
+from .blocks import block_size_of, split
+from .reductions import Accumulator, Reductions, check_bins, default_bins
+from .row_store import RowStore, bytes_upper_bound, fingerprint
+from .tasks import run_block, worker_facts
+
+WHO = "distributed.all_sources"
+
+
+@dataclass
+class Run:
+    """What a run returns: reductions (or None), the store (or None) and how it went."""
+
+    reductions: Reductions | None
+    store: RowStore | None
+    seconds: float
+    block_solver: str
+    workers: int
+    blocks: int
+    statuses: dict = field(default_factory=dict)
+    block_seconds: list = field(default_factory=list)
+    stats: list = field(default_factory=list)
+
+
+def free_disk(path: Path) -> int:
+    probe = Path(path).resolve()
+    while not probe.exists():
+        probe = probe.parent
+    return shutil.disk_usage(probe).free
+
+
+def check_block_memory(graph, size: int, key: str, facts: dict) -> None:
+    """InputError when one block of ``size`` sources does not fit the GPU of the worker with
+    the least free memory (``facts``: ``{address: worker_facts()}``)."""
+    need = block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize)
+    need += 4 * (graph.n + 1 + 2 * graph.m)
+    address, worst = min(facts.items(), key=lambda kv: kv[1]["gpu_free"])
+    if need > gpu.MEMORY_HEADROOM * worst["gpu_free"]:
+        raise InputError(f"{WHO}: one block of {size} sources of {graph.name} needs about "
+                         f"{need / 2**30:.1f} GiB of GPU memory, but worker {address} has "
+                         f"{worst['gpu_free'] / 2**30:.1f} GiB free; lower block_size")
+
+
+def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: bool) -> dict:
+    """Check everything a run needs, before anything is written or submitted."""
+    if not isinstance(graph, Graph):
+        raise InputError(f"{WHO}: graph must be an apsp_kernels Graph, got {type(graph).__name__}")
+    graph.require_nonnegative(WHO)
+    ids = checked_sources(sources, graph.n, WHO)
+    if not len(ids):
+        raise InputError(f"{WHO}: no sources given")
+    size = block_size_of(block_size)
+    if not reduce and store is None:
+        raise InputError(f"{WHO}: nothing to do: ask for reductions, a store, or both")
+    edges = (default_bins(graph) if bins is None else check_bins(bins)) if reduce else None
+    facts = client.run(worker_facts)
+    if not facts:
+        cluster.require_workers(client)
+    kinds = {f["on_gpu"] for f in facts.values()}
+    if len(kinds) > 1:
+        raise InputError(f"{WHO}: mix of GPU and CPU workers; run one kind per cluster")
+    on_gpu = kinds.pop()
+    key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu), on_gpu)
+    if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
+        check_block_memory(graph, min(size, len(ids)), key, facts)
+    if store is not None:
+        store = Path(store)
+        done = RowStore(store).committed() if (store / "manifest.json").exists() else set()
+        blocks = split(len(ids), size)
+        rows = sum(b.size for b in blocks if b.id not in done)
+        need = bytes_upper_bound(rows, graph.n, graph.dtype.itemsize)
+        free = free_disk(store)
+        if need > free:
+            raise InputError(f"{WHO}: the rows of {rows:,} sources x {graph.n:,} vertices need up to "
+                             f"{need / 1e9:.1f} GB at {store}, but {free / 1e9:.1f} GB is free; write "
+                             f"fewer sources (sources=...), or choose another output path")
+    return {"ids": ids, "size": size, "edges": edges, "on_gpu": on_gpu, "key": key, "facts": facts,
+            "store": store}
+
+
+def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, block_solver=None,
+                reduce: bool = True, bins=None, store=None, progress: bool = True,
+                desc: str = "") -> Run:
+    """Distances from every source (or ``sources``) in blocks of ``block_size`` on ``client``'s
+    workers: reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
+    distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists)."""
+    p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce)
+    ids, edges = p["ids"], p["edges"]
+    row_store = RowStore.create_or_open(p["store"], graph, ids, p["size"]) if p["store"] else None
+    acc = Accumulator(graph.n, ids, edges) if reduce else None
+    blocks, statuses = split(len(ids), p["size"]), {}
+    todo = []
+    for b in blocks:
+        saved = row_store.partial(b.id) if row_store is not None else None
+        if row_store is not None and row_store.is_committed(b.id) and (not reduce or saved is not None):
+            statuses["resumed"] = statuses.get("resumed", 0) + 1
+            if acc is not None:
+                acc.add(b.start, saved)
+        else:
+            todo.append(b)
+    started = time.perf_counter()
+    token = fingerprint(graph)
+    shared = client.scatter(graph, broadcast=True, hash=False) if todo else None
+    futures = [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
+                             edges, str(p["store"]) if p["store"] else None, pure=False,
+                             key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
+               for b in todo]
+    seconds, stats = [], []
+    try:
+        for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
+            statuses[res["status"]] = statuses.get(res["status"], 0) + 1
+            if acc is not None:
+                acc.add(res["start"], res["partial"])
+            seconds.append(res["seconds"])
+            stats.append(res["stats"])
+    except BaseException:
+        client.cancel(futures)
+        raise
+    wall = time.perf_counter() - started
+    if row_store is not None:
+        row_store.mark_complete()
+    key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
+    return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
+               len(blocks), statuses, seconds, stats)
+
+
+def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):
+    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA)."""
+    from distributed import as_completed
+    from tqdm.auto import tqdm
+    bar = tqdm(total=total, initial=already, unit="block", desc=desc or "all sources",
+               disable=not show, smoothing=0.1)
+    started, sources = time.perf_counter(), 0
+    try:
+        for future in as_completed(futures):
+            res = future.result()
+            future.release()
+            sources += min(block_size, len(res["partial"]["reach_out"])) if res["partial"] else block_size
+            bar.update(1)
+            bar.set_postfix(sources_per_s=f"{sources / max(time.perf_counter() - started, 1e-9):.0f}")
+            yield res
+    finally:
+        bar.close()
+
+
+def sample(ids: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
+    """A seeded sorted sample of ``size`` sources (all of them when fewer)."""
+    if size >= len(ids):
+        return np.asarray(ids)
+    return np.sort(np.random.default_rng(seed).choice(ids, size=size, replace=False))

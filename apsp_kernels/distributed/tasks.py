@@ -1,0 +1,68 @@
+"""What a worker runs for one block of sources: solve, reduce, write the rows, commit."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..graph import array_module
+from ..inf import inf_for
+from . import block_solvers, reductions, worker_graph
+from .blocks import Block
+from .row_store import RowStore
+
+
+def to_store_dtype(dist, inf, dtype):
+    """Rows in the store's representation (the graph's dtype, the project's INF), on the host."""
+    xp = array_module(dist)
+    dtype = np.dtype(dtype)
+    stored = xp.where(dist < inf, dist, inf_for(dtype)).astype(dtype)
+    return stored.get() if xp is not np else stored
+
+
+def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
+              edges: np.ndarray | None, store_path: str | None) -> dict:
+    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "stats"}``.
+
+    ``edges`` None: no reductions. ``store_path`` None: rows are not kept. A block already
+    committed in the store is not solved again when its reductions are on disk too.
+    """
+    started = time.perf_counter()
+    store = RowStore(store_path) if store_path else None
+    if store is not None and store.is_committed(block.id):
+        saved = store.partial(block.id)
+        if edges is None or saved is not None:
+            return {"block": block.id, "start": block.start, "partial": saved,
+                    "status": "already committed", "seconds": time.perf_counter() - started, "stats": {}}
+    device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
+    dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
+    partial = reductions.block_partial(dist, inf, ids, edges) if edges is not None else None
+    status = "not stored"
+    if store is not None:
+        status = store.write_block(block, to_store_dtype(dist, inf, graph.dtype), partial)
+    del dist
+    if on_gpu:
+        _sync()
+    return {"block": block.id, "start": block.start, "partial": partial, "status": status,
+            "seconds": time.perf_counter() - started, "stats": _plain(stats)}
+
+
+def _sync():
+    import cupy
+    cupy.cuda.get_current_stream().synchronize()
+
+
+def _plain(stats: dict) -> dict:
+    return {k: (v.item() if hasattr(v, "item") else v) for k, v in stats.items()}
+
+
+def worker_facts() -> dict:
+    """What the client checks before submitting: GPU or not, free device and host memory, disk."""
+    import os
+
+    from .. import gpu
+    facts = {"pid": os.getpid(), "on_gpu": gpu.available(), "gpu_free": 0, "gpu_name": ""}
+    if facts["on_gpu"]:
+        facts["gpu_free"] = gpu.free_bytes()
+        facts["gpu_name"] = gpu.device_info()["device"]
+    return facts

@@ -1,0 +1,42 @@
+"""The graph on a worker: deserialised once per worker (a broadcast scatter) and uploaded once.
+
+Tasks get the scattered host Graph and its token; :func:`on_device` returns this process's
+copy on its device (CSR arrays as cupy on a GPU worker), made on the first task and reused by
+every later one. One graph is kept: a new token frees the previous one.
+"""
+from __future__ import annotations
+
+from ..graph import Graph
+
+_CACHE: dict = {}
+_BUILT = {"count": 0}
+
+
+def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
+    """(graph on this worker's device, SciPy CSR for CPU block solvers or None)."""
+    hit = _CACHE.get("entry")
+    if hit is not None and hit[0] == token:
+        return hit[1], hit[2]
+    _CACHE.clear()
+    if on_gpu:
+        from .. import gpu
+        cp = gpu.cupy()
+        device = Graph(graph.n, cp.asarray(graph.indptr), cp.asarray(graph.indices),
+                       cp.asarray(graph.weights), name=graph.name, meta=dict(graph.meta))
+        # the exactness checks of every Solver need the bound; it was computed on the host
+        device.__dict__["distance_bound"] = graph.distance_bound
+        matrix = None
+    else:
+        device, matrix = graph, graph.to_scipy()
+    _CACHE["entry"] = (token, device, matrix)
+    _BUILT["count"] += 1
+    return device, matrix
+
+
+def clear() -> None:
+    _CACHE.clear()
+
+
+def builds() -> int:
+    """How many times this process made its device copy (1 per graph: the send-once rule)."""
+    return _BUILT["count"]

@@ -1,0 +1,298 @@
+"""All-pairs past one GPU (notebooks/scale.ipynb): apsp_kernels.distributed on 1 and 2 GPUs.
+
+* road reductions: every source of NY (BAY in the paper profile) reduced (eccentricity,
+  closeness, harmonic, diameter, radius, histogram) on 1 and 2 GPUs, beside the host's CPU
+  cores (SciPy's Dijkstra on a CPU LocalCluster, sampled and extrapolated, labelled). A dry
+  run estimates each run first; a run the budget cannot hold is a labelled sample.
+* Gnutella30 all-pairs written in full to a Zarr store: bytes and time.
+* bulk: Takafuji's m instances of n = 1024 on 1 vs 2 GPUs.
+
+Without a GPU (smoke, CI) the "GPU" runs use CPU workers (1 and 2 processes) on small
+stand-in graphs, so the notebook runs to the end; records say which device ran.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import datasets, generators, gpu, oracle
+from ..distributed import all_sources, bulk_instances, cluster, estimate
+from ..distributed.estimate import describe
+from ..profiles import check, choose
+from ..records import Record, cpu_name
+from ..report import label
+
+PAPER = "scale"
+
+
+def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
+           block_size: int | None = None) -> dict:
+    """Sizes per profile; default fits about 8 minutes on two H200 (both GPU runs included)."""
+    check(profile)
+    smoke = profile == "smoke"
+    return {
+        "profile": profile,
+        "processes": not smoke,  # smoke: CPU workers as threads (no process start-up)
+        "roads": [graph] if graph else choose(profile, smoke=["NY"], default=["NY"], paper=["NY", "BAY"]),
+        "road_stand_in_n": 400 if smoke else None,  # smoke: a small road-like stand-in
+        "gpus": int(gpus),
+        "block_size": block_size or choose(profile, smoke=64, default=1024),
+        "estimate_sample": choose(profile, smoke=32, default=2048),
+        # seconds a road run may take; longer runs are a labelled sample of the sources
+        "budget_s": choose(profile, smoke=60, default=120, paper=1800),
+        "cpu_sample": choose(profile, smoke=32, default=512, paper=2048),
+        "verify_sources": choose(profile, smoke=4, default=8),
+        "gnutella": None if smoke else "gnutella30",
+        "gnutella_stand_in_n": 200 if smoke else None,
+        "gnutella_budget_s": choose(profile, smoke=60, default=90, paper=900),
+        "bulk_m": choose(profile, smoke=8, default=16384),
+        "bulk_n": choose(profile, smoke=64, default=1024),
+    }
+
+
+# ---------------------------------------------------------------------------- inputs
+def road_graph(name: str, cfg: dict):
+    if cfg["road_stand_in_n"]:
+        n = cfg["road_stand_in_n"]
+        g = generators.road_like(n, int(2.8 * n), seed=0, name=f"{name}-stand-in-{n}")
+        g.meta.update(stand_in=True, label=f"small road-like stand-in for {name} (smoke profile)")
+        return g
+    return datasets.load_or_stand_in(name)
+
+
+def gnutella_graph(cfg: dict):
+    if cfg["gnutella_stand_in_n"]:
+        n = cfg["gnutella_stand_in_n"]
+        g = generators.k_regular_digraph(n, 2, seed=0, w_low=1, w_high=101, dtype=np.int32,
+                                         name=f"gnutella-stand-in-{n}")
+        g.meta.update(stand_in=True, label="small stand-in for p2p-Gnutella30 (smoke profile)")
+        return g
+    return datasets.load_or_stand_in(cfg["gnutella"])
+
+
+# ---------------------------------------------------------------------------- clusters
+def open_cluster(gpus: int | None, processes: bool = True):
+    """A client with one worker per GPU (``gpus``), or, without GPUs, ``gpus`` CPU workers;
+    ``gpus=None``: every host core as a CPU worker (the CPU baseline). ``processes=False``
+    (smoke): CPU workers as threads, which start at once."""
+    if gpus is None:
+        return cluster.local(cpu_workers=os.cpu_count() or 1, processes=processes)
+    if gpu.available() and cluster.dask_cuda_available():
+        count = min(gpus, gpu.cupy().cuda.runtime.getDeviceCount())  # the records say how many ran
+        return cluster.local(gpus=",".join(map(str, range(count))))
+    return cluster.local(cpu_workers=gpus, processes=processes)
+
+
+def worker_unit() -> str:
+    """What the "GPU" runs ran on, for claims: GPUs, or CPU workers where there is none."""
+    return "GPUs" if gpu.available() and cluster.dask_cuda_available() else "CPU workers (no GPU)"
+
+
+def device_of(client) -> tuple[str, str]:
+    """(device text, timing scope) of a client's workers."""
+    facts = list(client.run(_worker_device).values())
+    on_gpu = facts[0][1]
+    return f"{len(facts)} x {facts[0][0]}", ("with_transfers" if on_gpu else "cpu")
+
+
+def _worker_device():
+    if gpu.available():
+        return gpu.device_info()["device"], True
+    return cpu_name(), False
+
+
+def workers_count(client) -> int:
+    return len(cluster.workers(client))
+
+
+# ---------------------------------------------------------------------------- verification
+def verify_reductions(graph, run, count: int, seed: int = 0) -> dict:
+    """Per-source reductions of sampled sources against the oracle's rows."""
+    ps = run.reductions.per_source
+    rng = np.random.default_rng(seed)
+    pos = np.sort(rng.choice(len(ps), size=min(count, len(ps)), replace=False))
+    D = oracle.distances(graph, ps["vertex"].to_numpy()[pos])
+    finite = np.isfinite(D)
+    d = np.where(finite, D, 0)
+    want = {"eccentricity": d.max(1), "reach_out": finite.sum(1), "sum_out": d.sum(1)}
+    err = max(float(np.max(np.abs(ps[k].to_numpy()[pos] - v))) for k, v in want.items())
+    return {"verified": err == 0.0, "max_error": err,
+            "verify_scope": f"{len(pos)} sampled sources: eccentricity, reach, distance sum vs oracle"}
+
+
+def verify_store(graph, store, count: int, seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    sources = store.sources
+    pos = np.sort(rng.choice(len(sources), size=min(count, len(sources)), replace=False))
+    ok, err = oracle.compare(store.rows(pos), oracle.distances(graph, sources[pos]), False)
+    return {"verified": bool(ok), "max_error": float(err),
+            "verify_scope": f"{len(pos)} sampled rows read back from the store vs oracle"}
+
+
+# ---------------------------------------------------------------------------- runs
+def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, how="", check=None,
+            extra=None) -> Record:
+    stats = {"blocks": run.blocks, "workers": run.workers, "statuses": run.statuses,
+             "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
+             **(extra or {})}
+    solver_stats = [s for s in run.stats if s]
+    if solver_stats and "iterations_per_group_mean" in solver_stats[0]:
+        stats["iterations_per_group_mean"] = float(np.mean([s["iterations_per_group_mean"]
+                                                            for s in solver_stats]))
+        stats["group_width"] = solver_stats[0].get("W")
+    return Record(paper=PAPER, experiment=experiment, method=run.block_solver, graph=graph.name,
+                  n=graph.n, m=graph.m,
+                  params={"workers": run.workers, "block_size": cfg["block_size"], "sources": sources},
+                  time_ms_median=run.seconds * scale * 1e3, time_ms_min=run.seconds * scale * 1e3,
+                  repeats=1, timing_scope=scope, extrapolated=scale != 1.0, extrapolation=how,
+                  stand_in=graph.is_stand_in, stats=stats, profile=cfg["profile"], device=device,
+                  **(check or {}))
+
+
+def seeded_sample(ids: np.ndarray, size: int, why: str = "", seed: int = 0):
+    """(sources, scale, explanation): all of ``ids``, or a seeded sorted sample of ``size``."""
+    if size >= len(ids):
+        return ids, 1.0, ""
+    picked = np.sort(np.random.default_rng(seed).choice(ids, size=size, replace=False))
+    scale = len(ids) / size
+    return picked, scale, (f"ran a seeded sample of {size} of {len(ids)} sources (seed {seed}){why}; "
+                           f"time x {scale:.2f}")
+
+
+def sample_for(ids: np.ndarray, seconds_per_source: float, workers: int, budget: float):
+    """All sources when the estimate fits ``budget`` seconds, else a sample that does."""
+    full = seconds_per_source * len(ids) / max(workers, 1)
+    if full <= budget:
+        return ids, 1.0, ""
+    size = max(workers, int(budget * workers / max(seconds_per_source, 1e-12)))
+    return seeded_sample(ids, size, f": the dry run estimated {full:.0f} s for all")
+
+
+def road_run(graph, client, cfg, experiment, estimate_first=True) -> tuple[Record, dict]:
+    """All sources of ``graph`` reduced on ``client``: a dry-run estimate, then the full run or
+    a labelled sample when the estimate exceeds the budget."""
+    device, scope = device_of(client)
+    ids = np.arange(graph.n, dtype=np.int32)
+    est = estimate(graph, client, sample=cfg["estimate_sample"], block_size=cfg["block_size"])
+    print(describe(est))
+    sources, scale, how = sample_for(ids, est["seconds_per_source"], est["workers"], cfg["budget_s"])
+    run = all_sources(graph, client, sources, block_size=cfg["block_size"],
+                      desc=f"{graph.name} on {device}")
+    check_ = verify_reductions(graph, run, cfg["verify_sources"])
+    rec = _record(experiment, graph, run, device, scope, cfg, sources=len(sources), scale=scale,
+                  how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]})
+    return rec, {"run": run, "estimate": est}
+
+
+def cpu_baseline(graph, cfg, experiment) -> Record:
+    """SciPy's Dijkstra over every host core (a CPU LocalCluster), on a sample, extrapolated."""
+    client = open_cluster(None, cfg["processes"])
+    try:
+        cluster.dashboard(client)
+        device, _ = device_of(client)
+        ids = np.arange(graph.n, dtype=np.int32)
+        workers = workers_count(client)
+        warm = all_sources(graph, client, ids[:workers], block_size=1, block_solver="scipy:dijkstra",
+                           progress=False)
+        del warm
+        sources, scale, how = seeded_sample(ids, cfg["cpu_sample"])
+        block = max(1, -(-len(sources) // (4 * workers)))
+        run = all_sources(graph, client, sources, block_size=block, block_solver="scipy:dijkstra",
+                          desc=f"{graph.name} on {workers} CPU workers")
+        check_ = verify_reductions(graph, run, cfg["verify_sources"])
+        rec = _record(experiment, graph, run, device, "cpu", {**cfg, "block_size": block},
+                      sources=len(sources), scale=scale, how=how, check=check_)
+    finally:
+        client.close()
+        client.cluster.close()
+    return rec
+
+
+def gnutella_to_zarr(graph, client, cfg, out_dir) -> tuple[Record, dict]:
+    """Every row of ``graph`` into a Zarr store under ``out_dir`` (a labelled prefix of the
+    sources when the estimate exceeds the budget): bytes on disk and time."""
+    device, scope = device_of(client)
+    store = Path(out_dir) / f"{graph.name}.rows"
+    shutil.rmtree(store, ignore_errors=True)
+    est = estimate(graph, client, sample=min(cfg["estimate_sample"], graph.n),
+                   block_size=cfg["block_size"], store_dir=store, reduce=False)
+    print(describe(est))
+    ids = np.arange(graph.n, dtype=np.int32)
+    sources, scale, how = ids, 1.0, ""
+    if est["seconds"] > cfg["gnutella_budget_s"]:
+        keep = max(1, int(len(ids) * cfg["gnutella_budget_s"] / est["seconds"]))
+        sources, scale = ids[:keep], len(ids) / keep
+        how = (f"wrote the first {keep} of {len(ids)} rows: the dry run estimated "
+               f"{est['seconds']:.0f} s for all; time and bytes x {scale:.2f}")
+    run = all_sources(graph, client, sources, block_size=cfg["block_size"], reduce=False, store=store,
+                      desc=f"{graph.name} rows to Zarr")
+    nbytes = run.store.nbytes_on_disk()
+    check_ = verify_store(graph, run.store, cfg["verify_sources"])
+    rec = _record("gnutella_zarr", graph, run, device, scope, cfg, sources=len(sources), scale=scale,
+                  how=how, check=check_,
+                  extra={"bytes_on_disk": nbytes, "bytes_on_disk_all_rows": nbytes * scale,
+                         "bytes_raw": len(sources) * graph.n * graph.dtype.itemsize,
+                         "estimate_bytes": est["bytes_on_disk"], "estimate": est["label"]})
+    shutil.rmtree(store, ignore_errors=True)  # GBs: the record keeps the numbers
+    return rec, {"run": run, "estimate": est}
+
+
+def bulk_run(client, cfg, experiment="bulk") -> Record:
+    device, scope = device_of(client)
+    m, n = cfg["bulk_m"], cfg["bulk_n"]
+    res = bulk_instances(client, m, n, verify_per_task=1)
+    return Record(paper=PAPER, experiment=experiment, method=res["method"],
+                  graph=f"{m} x 4-regular n={n}", n=n, m=4 * n,
+                  params={"instances": m, "workers": res["workers"], "tasks": res["tasks"]},
+                  time_ms_median=res["seconds"] * 1e3, time_ms_min=res["seconds"] * 1e3, repeats=1,
+                  timing_scope=scope, verified=res["verified"], verify_scope=res["verify_scope"],
+                  stats={"kernel_ms_per_task": res["kernel_ms"], "workers": res["workers"]},
+                  profile=cfg["profile"], device=device)
+
+
+# ---------------------------------------------------------------------------- tables
+def scaling_table(records) -> pd.DataFrame:
+    """Wall time per (experiment, graph, workers) and the scaling efficiency t1 / (w t_w)."""
+    rows = []
+    for r in records:
+        rows.append({"experiment": r.experiment, "graph": r.graph, "device": r.device,
+                     "workers": r.param("workers"), "sources_run": r.stat("sources_run"),
+                     "time_s": r.time_ms_median / 1e3, "method": r.method,
+                     "verified": r.verified, "label": label(r).strip(" ()")})
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    df["speedup_vs_1"] = np.nan
+    df["efficiency"] = np.nan
+    for (exp, graph), grp in df.groupby(["experiment", "graph"]):
+        one = grp[grp["workers"] == 1]
+        if len(one):
+            t1 = float(one["time_s"].iloc[0])
+            df.loc[grp.index, "speedup_vs_1"] = t1 / grp["time_s"]
+            df.loc[grp.index, "efficiency"] = t1 / (grp["workers"] * grp["time_s"])
+    return df
+
+
+def bound_note(record: Record, graph) -> str:
+    """How the task-parallel block solver's time compares with the bytes its iterations move
+    at least (state of W sources per vertex read and written per iteration), when its stats
+    say so; the GPU's peak bandwidth is read off the device."""
+    its, width = record.stat("iterations_per_group_mean"), record.stat("group_width")
+    if not its or not width or not gpu.available():
+        return "bound: the block solver reports no iteration counts; see its own notebook"
+    attrs = gpu.cupy().cuda.Device().attributes
+    try:
+        peak = 2 * attrs["MemoryClockRate"] * 1e3 * attrs["GlobalMemoryBusWidth"] / 8
+    except KeyError:  # not reported by this CUDA version
+        peak = float("nan")
+    groups = record.stat("sources_run") / width
+    moved = its * groups * graph.n * width * 9  # cost and updated (4 B each) + mask (1 B)
+    achieved = moved / (record.time_ms_median / 1e3)
+    workers = record.param("workers")
+    return (f"model: >= {moved / 1e12:.1f} TB moved ({its:.0f} iterations per group of {width}); "
+            f"{achieved / 1e12:.2f} TB/s achieved vs {workers} x {peak / 1e12:.2f} TB/s peak "
+            f"({100 * achieved / (workers * peak):.0f}% of the bandwidth bound)")

@@ -1,0 +1,242 @@
+"""All sources on a Dask cluster (apsp_kernels.distributed) with CPU workers: reductions against
+NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
+mid-run, bulk instances."""
+import os
+import signal
+import sys
+import threading
+import time
+
+import cloudpickle
+import networkx as nx
+import numpy as np
+import pytest
+from scipy.sparse import csgraph
+
+from apsp_kernels import generators, oracle
+from apsp_kernels.distributed import (RowStore, all_sources, bulk_instances, cluster, estimate,
+                                      worker_graph)
+from apsp_kernels.distributed import runner
+from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.reductions import Accumulator, block_partial
+from apsp_kernels.errors import InputError
+from apsp_kernels.graph import Graph
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the gated solver runs on workers
+TIMEOUT = 60
+
+
+def wait_for(condition, what, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = cluster.local(cpu_workers=2)
+    yield c
+    c.close()
+    c.cluster.close()
+
+
+def road(n=150, seed=3):
+    return generators.k_regular_digraph(n, 3, seed=seed, w_low=1, w_high=30, dtype=np.int32,
+                                        name=f"reg{n}-{seed}")
+
+
+def to_nx(g: Graph) -> nx.DiGraph:
+    G = nx.DiGraph()
+    G.add_nodes_from(range(g.n))
+    src = np.repeat(np.arange(g.n), np.diff(g.indptr))
+    G.add_weighted_edges_from(zip(src.tolist(), g.indices.tolist(), g.weights.tolist()))
+    return G
+
+
+BINS = np.linspace(0, 200, 11)
+
+
+def reduce_in_blocks(g, block_size, bins=BINS):
+    D = oracle.distances(g)
+    ids = np.arange(g.n)
+    acc = Accumulator(g.n, ids, bins)
+    for b in reversed(split(g.n, block_size)):  # any order
+        acc.add(b.start, block_partial(D[b.start:b.stop], np.inf, ids[b.start:b.stop], bins))
+    return acc.result(), D
+
+
+@pytest.mark.parametrize("weighted_graph", ["sparse", "strong"])
+def test_reductions_match_networkx(weighted_graph):
+    if weighted_graph == "sparse":
+        g = road(60)
+    else:  # a ring plus chords: strongly connected, so NetworkX's eccentricity is defined
+        n = 30
+        rng = np.random.default_rng(0)
+        src = np.concatenate([np.arange(n), rng.integers(0, n, 60)])
+        dst = np.concatenate([(np.arange(n) + 1) % n, rng.integers(0, n, 60)])
+        g = Graph.from_edges(n, src, dst, rng.integers(1, 9, len(src)), name="ring")
+    red, D = reduce_in_blocks(g, 7)
+    G = to_nx(g)
+    closeness = nx.closeness_centrality(G, distance="weight")
+    harmonic = nx.harmonic_centrality(G, distance="weight")
+    assert np.allclose(red.per_vertex["closeness"], [closeness[v] for v in range(g.n)])
+    assert np.allclose(red.per_vertex["harmonic"], [harmonic[v] for v in range(g.n)])
+    finite = np.isfinite(D)
+    assert (red.per_source["reach_out"] == finite.sum(1)).all()
+    assert (red.per_vertex["reach_in"] == finite.sum(0)).all()
+    off = finite & ~np.eye(g.n, dtype=bool)
+    assert red.reachable_pairs == off.sum()
+    assert red.histogram["pairs"].sum() + red.outside_bins == off.sum()
+    assert red.histogram["pairs"].tolist() == np.histogram(D[off], np.linspace(0, 200, 11))[0].tolist()
+    if weighted_graph == "strong":
+        assert red.strongly_connected
+        ecc = nx.eccentricity(G, weight="weight")
+        assert np.allclose(red.per_source["eccentricity"], [ecc[v] for v in range(g.n)])
+        assert red.diameter == nx.diameter(G, weight="weight")
+        assert red.radius == nx.radius(G, weight="weight")
+    else:
+        assert not red.strongly_connected
+        assert np.allclose(red.per_source["eccentricity"], np.where(finite, D, 0).max(1))
+
+
+def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
+    g = road()
+    before = client.run(worker_graph.builds)
+    run = all_sources(g, client, block_size=16, bins=BINS, store=tmp_path / "rows", progress=False)
+    after = client.run(worker_graph.builds)
+    assert all(after[w] - before[w] <= 1 for w in after)  # the graph reached each worker once
+    assert run.blocks == 10 and run.statuses == {"written": 10}
+    assert np.array_equal(run.store.rows(), oracle.distances(g))
+    assert run.store.complete and len(run.store.committed()) == 10
+    one, _ = reduce_in_blocks(g, g.n)
+    assert np.allclose(run.reductions.per_vertex["closeness"], one.per_vertex["closeness"])
+    assert np.allclose(run.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
+    assert run.reductions.summary() == one.summary()
+    # a rerun finds every block committed and submits nothing
+    again = all_sources(g, client, block_size=16, bins=BINS, store=tmp_path / "rows", progress=False)
+    assert again.statuses == {"resumed": 10}
+    assert np.allclose(again.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
+
+
+def test_a_crash_between_chunks_and_commit_is_redone_and_never_read(client, tmp_path):
+    g = road(80)
+    ids = np.arange(g.n, dtype=np.int32)
+    store = RowStore.create_or_open(tmp_path / "rows", g, ids, 32)
+    block = store.blocks[1]
+    # chunks written, marker never made: what a worker killed before its commit leaves behind
+    import zarr
+    zarr.open_array(str(store.path / "distances"), mode="r+")[block.start:block.stop] = 7
+    with pytest.raises(InputError, match="not committed"):
+        store.rows([block.start])
+    run = all_sources(g, client, block_size=32, store=tmp_path / "rows", progress=False, reduce=False)
+    assert run.statuses == {"written": 3}
+    assert np.array_equal(run.store.rows(), oracle.distances(g))
+    # a retried task that finds its block committed writes nothing
+    rows = np.zeros((block.size, g.n), np.int32)
+    assert store.write_block(block, rows) == "already committed"
+    assert np.array_equal(store.rows([block.start]), oracle.distances(g, [block.start]))
+
+
+def test_bad_input_is_refused_before_anything_is_written(client, tmp_path, monkeypatch):
+    g = road(40)
+    out = tmp_path / "rows"
+    cases = [
+        (dict(graph="not a graph"), "Graph"),
+        (dict(block_size=0), "block_size"),
+        (dict(sources=[0, 99]), r"\[0, 40\)"),
+        (dict(bins=[3, 1]), "bins"),
+        (dict(block_solver="okuyama:task_parallel_shared_tuned"), "needs GPU workers"),
+        (dict(block_solver="nope:nothing"), "GPU workers"),
+        (dict(reduce=False, store=None), "nothing to do"),
+    ]
+    for kwargs, match in cases:
+        args = dict(graph=g, store=out, progress=False)
+        args.update(kwargs)
+        with pytest.raises(InputError, match=match):
+            all_sources(args.pop("graph"), client, **args)
+    negative = Graph.from_edges(3, [0, 1], [1, 2], [1, -1], name="neg")
+    with pytest.raises(InputError, match="non-negative"):
+        all_sources(negative, client, store=out, progress=False)
+    monkeypatch.setattr(runner, "free_disk", lambda path: 1000)
+    with pytest.raises(InputError, match="GB is free"):
+        all_sources(g, client, store=out, progress=False)
+    assert not out.exists() and not list(tmp_path.iterdir())
+    monkeypatch.undo()
+    all_sources(g, client, block_size=8, store=out, progress=False, reduce=False)
+    with pytest.raises(InputError, match="another run"):
+        all_sources(road(40, seed=9), client, block_size=8, store=out, progress=False)
+
+
+def test_a_block_too_big_for_the_gpu_is_refused():
+    g = road(1000)
+    facts = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 100 << 20}}
+    with pytest.raises(InputError, match="tcp://b has 0.1 GiB free; lower block_size"):
+        runner.check_block_memory(g, 4096, "okuyama:task_parallel_shared_tuned", facts)
+    runner.check_block_memory(g, 16, "okuyama:task_parallel_shared_tuned", facts)
+
+
+GATE = "apsp-kill-test"
+
+
+def gated_dijkstra(graph, sources, matrix):
+    """SciPy's Dijkstra; every block but the first two waits for the test to open the gate."""
+    from distributed import Event
+    if sources[0] >= 2 * 16:
+        assert Event(GATE).wait(timeout=TIMEOUT), "the test never opened the gate"
+    return csgraph.dijkstra(matrix, directed=True, indices=sources), np.inf, {}
+
+
+def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tmp_path):
+    from distributed import Event
+    g = road(160, seed=5)
+    out = tmp_path / "rows"
+    done = {}
+    thread = threading.Thread(target=lambda: done.update(run=all_sources(
+        g, client, block_size=16, block_solver=gated_dijkstra, bins=BINS, store=out, progress=False)))
+    thread.start()
+    wait_for(lambda: (out / "blocks").is_dir() and RowStore(out).committed() >= {0, 1},
+             "the two ungated blocks")
+    wait_for(lambda: sum(map(len, client.processing().values())) >= 2
+             and all(client.processing().values()), "both workers busy on gated blocks")
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    os.kill(pids[victim], signal.SIGKILL)
+    wait_for(lambda: victim not in client.scheduler_info(n_workers=-1)["workers"], "the death to be seen")
+    Event(GATE, client=client).set()
+    thread.join(TIMEOUT)
+    assert not thread.is_alive() and "run" in done
+    run = done["run"]
+    assert run.statuses == {"written": 10}  # each block committed exactly once
+    markers = list((out / "blocks").glob("*.json"))
+    assert len(markers) == 10 and not list((out / "blocks").glob(".*.tmp"))
+    D = oracle.distances(g)
+    assert np.array_equal(run.store.rows(), D)
+    one, _ = reduce_in_blocks(g, g.n)
+    assert np.allclose(run.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
+    assert run.reductions.summary() == one.summary()
+    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == 2, "the nanny's restart")
+
+
+def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
+    g = road(100)
+    est = estimate(g, client, sample=20, block_size=8, store_dir=tmp_path / "rows")
+    assert "estimate" in est["label"] and "20 of 100" in est["label"]
+    assert est["seconds"] > 0 and est["bytes_on_disk"] > 0
+    assert not list(tmp_path.iterdir())
+
+
+def test_bulk_instances_are_split_and_verified(client):
+    res = bulk_instances(client, 130, 40, verify_per_task=2, progress=False)
+    frame = res["instances"]
+    assert frame["instance"].tolist() == list(range(130))
+    assert res["tasks"] == 2 and res["verified"] and frame["checked"].sum() == 4
+    # an instance is the same whatever the split
+    again = bulk_instances(client, 130, 40, instances_per_task=64, verify_per_task=0, progress=False)
+    assert again["tasks"] == 3
+    assert np.allclose(again["instances"]["max_distance"], frame["max_distance"])
+    with pytest.raises(InputError, match="method"):
+        bulk_instances(client, 4, 40, method="nope")
+    with pytest.raises(InputError, match="m \\(instances\\)"):
+        bulk_instances(client, 0, 40)

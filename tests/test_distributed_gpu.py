@@ -1,0 +1,102 @@
+"""apsp_kernels.distributed on dask-cuda workers (one per GPU of this host): rows and reductions
+against the oracle, a worker killed mid-run, bulk instances."""
+import os
+import signal
+import sys
+import threading
+import time
+
+import cloudpickle
+import numpy as np
+import pytest
+
+from apsp_kernels import generators, oracle
+from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_instances, cluster
+from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.reductions import Accumulator, block_partial
+
+pytestmark = pytest.mark.gpu
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+TIMEOUT = 120
+BINS = np.linspace(0, 5000, 21)
+GATE = "apsp-gpu-kill-test"
+
+
+def wait_for(condition, what, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def client():
+    import cupy
+    c = cluster.local(gpus=cupy.cuda.runtime.getDeviceCount())
+    yield c
+    c.close()
+    c.cluster.close()
+
+
+def graph(n=1500, seed=1):
+    return generators.k_regular_digraph(n, 4, seed=seed, w_low=1, w_high=101, dtype=np.int32,
+                                        name=f"reg{n}-{seed}")
+
+
+def one_process(g):
+    D = oracle.distances(g)
+    acc = Accumulator(g.n, np.arange(g.n), BINS)
+    acc.add(0, block_partial(D, np.inf, np.arange(g.n), BINS))
+    return D, acc.result()
+
+
+@pytest.mark.parametrize("key", [None, block_solvers.FALLBACK_GPU])
+def test_rows_and_reductions_equal_the_oracle(client, tmp_path, key):
+    g = graph()
+    run = all_sources(g, client, block_size=256, block_solver=key, bins=BINS,
+                      store=tmp_path / "rows", progress=False)
+    D, want = one_process(g)
+    assert np.array_equal(run.store.rows(), D)
+    assert run.reductions.summary() == want.summary()
+    assert np.allclose(run.reductions.per_vertex["closeness"], want.per_vertex["closeness"])
+    assert np.allclose(run.reductions.per_vertex["harmonic"], want.per_vertex["harmonic"])
+
+
+def gated(graph, sources, matrix):
+    """The default GPU block solver; blocks past the first two wait for the test's gate."""
+    from distributed import Event
+    if sources[0] >= 2 * 128:
+        assert Event(GATE).wait(timeout=TIMEOUT), "the test never opened the gate"
+    return block_solvers.solve(block_solvers.default_key(True), graph, sources)
+
+
+def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
+    from distributed import Event
+    g = graph(1280, seed=2)
+    out, done = tmp_path / "rows", {}
+    thread = threading.Thread(target=lambda: done.update(run=all_sources(
+        g, client, block_size=128, block_solver=gated, bins=BINS, store=out, progress=False)))
+    thread.start()
+    wait_for(lambda: (out / "blocks").is_dir() and RowStore(out).committed() >= {0, 1}, "two blocks")
+    wait_for(lambda: all(client.processing().values()), "every worker busy on a gated block")
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    os.kill(pids[victim], signal.SIGKILL)
+    wait_for(lambda: victim not in client.scheduler_info(n_workers=-1)["workers"], "the death")
+    Event(GATE, client=client).set()
+    thread.join(TIMEOUT)
+    assert not thread.is_alive() and "run" in done
+    run = done["run"]
+    assert run.statuses == {"written": len(split(g.n, 128))}
+    assert len(list((out / "blocks").glob("*.json"))) == len(split(g.n, 128))
+    D, want = one_process(g)
+    assert np.array_equal(run.store.rows(), D)
+    assert run.reductions.summary() == want.summary()
+    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == len(pids), "the restart")
+
+
+def test_bulk_instances_on_the_gpus(client):
+    res = bulk_instances(client, 256, 128, verify_per_task=2, progress=False)
+    assert res["on_gpu"] and res["verified"]
+    assert res["instances"]["instance"].tolist() == list(range(256))
