@@ -44,6 +44,34 @@ def time_gpu(run, repeats: int = 5, warmup: int = 1, before=None) -> list[float]
     return times
 
 
+def copy_bandwidth(nbytes: int = 1 << 30, repeats: int = 5) -> dict:
+    """Device memory bandwidth ceiling: a device-to-device copy of ``nbytes``, CUDA events.
+
+    ``bytes_per_s`` counts the read and the write (2 * nbytes per copy), as the roofline's
+    sparse rates count bytes read and written. Returns {"bytes_per_s", "ms", "nbytes"}.
+    """
+    cp = gpu.cupy()
+    nbytes = min(int(nbytes), max(1 << 20, gpu.free_bytes() // 4))
+    src = cp.ones(nbytes // 4, dtype=cp.int32)
+    dst = cp.empty_like(src)
+    times = time_gpu(lambda: dst.data.copy_from_device_async(src.data, src.nbytes), repeats, warmup=1)
+    ms = float(np.median(times))
+    return {"bytes_per_s": 2 * src.nbytes / (ms * 1e-3), "ms": ms, "nbytes": int(src.nbytes)}
+
+
+def launch_latency(launches: int = 2000, repeats: int = 5) -> dict:
+    """Device time per launch of an empty kernel, launched back to back (the floor under
+    every iteration of a launch-bound method). Returns {"us_per_launch", "launches"}."""
+    cp = gpu.cupy()
+    empty = cp.RawKernel('extern "C" __global__ void apsp_empty_kernel() {}', "apsp_empty_kernel")
+
+    def burst():
+        for _ in range(launches):
+            empty((1,), (32,), ())
+    times = time_gpu(burst, repeats, warmup=1)
+    return {"us_per_launch": float(np.median(times)) * 1e3 / launches, "launches": launches}
+
+
 def time_kernel(solver: Solver, repeats: int = 5, warmup: int = 1) -> list[float]:
     """Milliseconds of ``compute`` per repetition (device events, or host clock for CPU solvers)."""
     if solver.on_gpu:

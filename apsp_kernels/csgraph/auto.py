@@ -2,13 +2,16 @@
 
 The table (``decision_table.csv`` beside this file) holds verified, non-extrapolated kernel
 times: problem (``all_pairs`` or ``single_source``), weight type, n, m, the registry method,
-its family, the time and the GPU. The cross-paper notebook writes it (and the method-map
-notebook, once it exists); re-running that notebook on another GPU recalibrates it.
+its family, the time and the GPU. The method-map notebook writes it
+(:func:`apsp_kernels.experiments.method_map.write_decision_table`); re-running that notebook
+on another GPU recalibrates it.
 
 For an input of n vertices, m arcs and k sources every applicable family gets an estimate
 from its nearest measured row: dense all-pairs families scale as n^3 (they compute every row
-whatever k is), SSSP-based families as k * m. Families that do not fit in free GPU memory, or
-cannot take the weights (negative, float), are left out, each with the reason.
+whatever k is), SSSP-based families as k * m (from the row nearest in n and m: the table
+holds several topologies, and iterations depend on the kind of graph). Families that do not
+fit in free GPU memory, or cannot take the weights (negative, float), are left out, each with
+the reason.
 """
 from __future__ import annotations
 
@@ -67,7 +70,7 @@ def table_from_records(records) -> pd.DataFrame:
                      "dtype": "float32" if r.graph.endswith("-f32") else "int32",
                      "n": r.n, "m": r.m, "method": f"{r.paper}:{r.method}", "family": fam,
                      "time_ms": r.time_ms_median, "device": r.device,
-                     "source": f"{r.experiment} ({r.profile})"})
+                     "source": f"{r.experiment} on {r.graph} ({r.profile})"})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -95,7 +98,8 @@ def _estimate(fam: Family, table: pd.DataFrame, g: Graph, k: int,
     if (rows["problem"] == problem).any():
         rows = rows[rows["problem"] == problem]  # iterations depend on the kind of graph measured
     per_source = np.where(rows["problem"] == "all_pairs", rows["time_ms"] / rows["n"], rows["time_ms"])
-    i = int(np.argmin(np.abs(np.log(np.maximum(rows["m"], 1) / max(m, 1)))))
+    i = int(np.argmin(np.abs(np.log(np.maximum(rows["m"], 1) / max(m, 1)))
+                      + np.abs(np.log(np.maximum(rows["n"], 1) / max(n, 1)))))
     r = rows.iloc[i]
     return (float(per_source[i] * max(m, 1) / max(int(r["m"]), 1) * k),
             f"from {r['problem']} n={r['n']} m={r['m']} on {r['device']}, x k*m")

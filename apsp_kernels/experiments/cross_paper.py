@@ -1,24 +1,29 @@
 """Cross-paper comparison (notebooks/cross_paper.ipynb): the five papers' best methods on the same inputs.
 
-* APSP: every paper's all-pairs method on one family of graphs (random 4-out-regular
-  digraphs, integer weights 1..100; float32 copies of the same weights for the float32
-  kernels of takafuji), time vs n and the effective (min,+) rate n^3 / time.
-* SSSP: the iterative single-source methods on the DIMACS NY road graph (source 0).
+* APSP: every paper's all-pairs method, and every method of the group ``fast``, on one family
+  of graphs (random 4-out-regular digraphs, integer weights 1..100; float32 copies of the same
+  weights for the float32 kernels of takafuji), n = 1024 .. 32768, time vs n and the effective
+  (min,+) rate n^3 / time. A run predicted above the per-run cap from the method's smaller
+  sizes (n^3, or n x m for SSSP-based methods) is recorded as skipped with the prediction.
+* SSSP: the iterative single-source methods (and the fast ones) on the DIMACS NY and BAY road
+  graphs (source 0).
 
-Both sweeps' verified measurements become the decision table that
-``apsp_kernels.shortest_path(method="auto")`` reads (:func:`calibrate`).
+The decision table of ``shortest_path(method="auto")`` is written by the method map
+(:mod:`apsp_kernels.experiments.method_map`), which measures every method over n, density
+and topology.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .. import datasets, generators, gpu, registry, report, timing
+from .. import datasets, generators, registry, report
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record
+from . import method_map as mm
 
-APSP_METHODS = (  # (paper, method, params)
+APSP_METHODS = (  # (paper, method, params); the group ``fast`` joins in full (fast_methods)
     ("bodra", "fw_tiled_shared", {}),
     ("takafuji", "single", {}),
     ("takafuji", "multi", {}),
@@ -39,10 +44,19 @@ FLOAT32_PAPERS = ("takafuji",)
 def config(profile: str) -> dict:
     return {
         "profile": profile,
-        "sizes": choose(profile, smoke=(64, 128), default=(1024, 2048, 4096), paper=(1024, 2048, 4096, 8192)),
-        "road": choose(profile, smoke=None, default="NY", paper="NY"),
+        "sizes": choose(profile, smoke=(64, 128), default=(1024, 2048, 4096, 8192, 16384, 32768)),
+        "roads": choose(profile, smoke=(), default=("NY", "BAY")),
         "repeats": choose(profile, smoke=1, default=3, paper=5),
+        "cap_s": choose(profile, smoke=1.0, default=2.0, paper=10.0),  # predicted time per repetition
+        "long_run_s": 0.2,  # runs predicted above this are repeated once
     }
+
+
+def fast_methods(single_source: bool = False) -> list[tuple]:
+    """The group ``fast`` (whatever it holds now): its GPU methods, or only those that take
+    sources (``single_source``)."""
+    return [("fast", m.name, {}) for m in registry.methods("fast")
+            if m.gpu and (mm.per_source(m) or not single_source)]
 
 
 def _graph_for(paper: str, g_int: Graph) -> Graph:
@@ -64,48 +78,62 @@ def _skipped(paper, name, graph, experiment, why, profile) -> Record:
                   m=graph.m, skipped=why, profile=profile)
 
 
+def plan(method, history: list, g: Graph, cfg) -> mm.Plan:
+    """All n sources; skipped when the prediction from smaller sizes exceeds the cap."""
+    per_src = mm.per_source(method)
+    pred = mm.predict_ms(history, per_src, g.n, g.m, g.n)
+    out = mm.Plan(k=g.n, predicted_ms=pred)
+    if pred is not None and pred > 1e3 * cfg["cap_s"]:
+        out.skip = f"predicted {pred / 1e3:.3g} s per run > cap {cfg['cap_s']:g} s"
+    out.repeats = cfg["repeats"] if pred is None or pred < 1e3 * cfg["long_run_s"] else 1
+    return out
+
+
 def apsp_sweep(cfg) -> list[Record]:
-    """Each paper's APSP method on random 4-out-regular digraphs of the configured sizes."""
-    recs = []
-    jobs = [(n, m) for n in cfg["sizes"] for m in APSP_METHODS]
+    """Each paper's APSP method and the fast ones on random 4-out-regular digraphs of the
+    configured sizes, smallest first (the smaller sizes predict the larger ones)."""
+    recs, history, failed = [], {}, {}
+    methods = list(APSP_METHODS) + fast_methods()
+    jobs = [(n, m) for n in cfg["sizes"] for m in methods]
+    graphs = {}
     for n, (paper, name, params) in report.progress(jobs, desc="APSP across papers"):
-        g = generators.k_regular_digraph(n, 4, seed=0, w_low=1, w_high=101, dtype=np.int32,
-                                         name=f"4-regular-{n}")
+        if n not in graphs:
+            graphs = {n: generators.k_regular_digraph(n, 4, seed=0, w_low=1, w_high=101,
+                                                      dtype=np.int32, name=f"4-regular-{n}")}
+        g = graphs[n]
         method = _method(paper, name)
         if isinstance(method, str):
             recs.append(_skipped(paper, name, g, "apsp", method, cfg["profile"]))
             continue
-        recs.append(timing.run(method, _graph_for(paper, g), experiment="apsp", params=params,
-                               repeats=cfg["repeats"], profile=cfg["profile"]))
+        if method.key in failed:
+            recs.append(_skipped(paper, name, g, "apsp", failed[method.key], cfg["profile"]))
+            continue
+        gp = _graph_for(paper, g)
+        p = plan(method, history.get(method.key, []), gp, cfg)
+        rec = mm.run_planned(method, "apsp", gp, p, cfg, {"series": "4-regular"}, params=params)
+        recs.append(rec)
+        if np.isfinite(rec.time_ms_median):
+            history.setdefault(method.key, []).append(mm.Point(gp.n, gp.m, gp.n, rec.time_ms_median))
+        elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
+            failed[method.key] = f"skipped after n={n}: {rec.skipped}"
     return recs
 
 
 def sssp_road(cfg) -> list[Record]:
-    """The iterative SSSP methods from vertex 0 of a road graph."""
-    if cfg["road"] is None:
-        return []
-    g = datasets.load_or_stand_in(cfg["road"])
+    """The iterative SSSP methods (and the fast ones) from vertex 0 of each road graph."""
     recs = []
-    for paper, name, params in report.progress(SSSP_METHODS, desc=f"SSSP on {g.name}"):
-        method = _method(paper, name)
-        if isinstance(method, str):
-            recs.append(_skipped(paper, name, g, "sssp", method, cfg["profile"]))
-            continue
-        recs.append(timing.run(method, g, experiment="sssp", sources=[0], params=params,
-                               repeats=cfg["repeats"], profile=cfg["profile"]))
+    methods = list(SSSP_METHODS) + fast_methods(single_source=True)
+    for road in cfg["roads"]:
+        g = datasets.load_or_stand_in(road)
+        one = mm.Plan(k=1, sources=np.zeros(1, dtype=np.int32), repeats=cfg["repeats"])
+        for paper, name, params in report.progress(methods, desc=f"SSSP on {g.name}"):
+            method = _method(paper, name)
+            if isinstance(method, str):
+                recs.append(_skipped(paper, name, g, "sssp", method, cfg["profile"]))
+                continue
+            recs.append(mm.run_planned(method, "sssp", g, one, cfg, {"series": g.name},
+                                       params=params))
     return recs
-
-
-def calibrate(recs: list[Record], cfg, path) -> pd.DataFrame | None:
-    """Write the decision table of ``shortest_path(method="auto")`` from these GPU measurements.
-
-    Only a GPU run of the default or paper profile writes it (a smoke or CPU-only run would
-    replace measured rows with none); returns the table, or None when nothing was written.
-    """
-    if cfg["profile"] == "smoke" or not gpu.available():
-        return None
-    from ..csgraph import auto
-    return auto.write_table(recs, path)
 
 
 def summary(recs: list[Record]) -> pd.DataFrame:

@@ -126,6 +126,7 @@ class Harish(Solver):
     """
 
     name = "harish"
+    all_pairs = False  # computes the sources asked for
 
     def __init__(self, graph, sources=None, block=256, check_every=8, test_first=True,
                  reduce=False):

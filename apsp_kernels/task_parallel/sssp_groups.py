@@ -81,6 +81,8 @@ class TaskParallelSSSP(Solver):
     per host flag check; ``test_first``: skip atomics that cannot lower ``Ua``.
     """
 
+    all_pairs = False  # computes the sources asked for
+
     def __init__(self, graph, sources=None, N=32, B=4, shared=True, paths=False, reduce=False,
                  check_every=8, test_first=True):
         super().__init__(graph, sources)

@@ -1,0 +1,599 @@
+"""Method map (notebooks/method_map.ipynb; issue [peak], target 4): which method wins where.
+
+Every GPU method of the registry (the papers' and the group ``fast``, whatever it holds)
+runs on generated graphs over n (powers of two), density m/n and topology (uniform random,
+R-MAT, the road-like stand-in, ring, complete); SciPy's Dijkstra on one host core is the
+reference line. Two problems:
+
+* ``apsp`` (all pairs): every method. SSSP-based methods run on a seeded sample of sources
+  when all of them would take long; the time is scaled to n sources and labelled.
+* ``sssp`` (one source): the methods whose work grows with the sources asked for.
+
+Runs are planned per series (method, problem, topology, density) in increasing n: each run's
+time is predicted from the series' smaller sizes (n^3 for dense all-pairs methods, sources x m
+for SSSP-based ones, with the growth observed so far when it is steeper) and a run predicted
+above the per-run cap, or past the sweep's time budget, is recorded as skipped with the
+prediction. Every timed run is verified against the SciPy oracle (sampled rows on big graphs).
+
+The verified, fully measured GPU runs become the decision table that
+``apsp_kernels.shortest_path(method="auto")`` reads (:func:`write_decision_table`). The
+roofline (:func:`rates`, :func:`measure_peaks`) compares achieved (min,+)/s and GB/s with
+peaks measured in the same run.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import generators, gpu, registry, report, timing
+from ..errors import InputError
+from ..graph import Graph
+from ..profiles import choose
+from ..records import Record, to_frame
+
+TOPOLOGIES = ("random", "rmat", "road", "ring", "complete")
+REFERENCE = ("okuyama", "dijkstra_scipy")  # SciPy's csgraph.dijkstra, one host core
+ROAD_DENSITY = 2.6                         # arcs per vertex of the DIMACS road graphs (2.4 .. 2.8)
+PROBLEMS = {"apsp": "all pairs", "sssp": "single source"}
+
+
+def config(profile: str) -> dict:
+    sizes = tuple(2 ** e for e in range(8, 16))  # 256 .. 32768
+    return {
+        "profile": profile,
+        "sizes": choose(profile, smoke=(64, 128), default=sizes),
+        "densities": choose(profile, smoke=(2, 8), default=(2, 8, 32, 256)),
+        "topologies": TOPOLOGIES,
+        "max_arcs": choose(profile, smoke=1 << 14, default=1 << 22, paper=1 << 24),
+        "cap_s": choose(profile, smoke=1.0, default=0.4, paper=5.0),       # per repetition
+        "sample_s": choose(profile, smoke=0.05, default=0.03, paper=0.3),  # a sampled SSSP run
+        "host_sample_s": choose(profile, smoke=0.1, default=0.2, paper=2.0),
+        "host_cap_s": choose(profile, smoke=1.0, default=1.0, paper=10.0),
+        "min_sources": 32,     # GPU methods batch sources: fewer would understate them
+        "host_min_sources": 4,
+        "budget_s": choose(profile, smoke=120.0, default=240.0, paper=3600.0),
+        "oracle_arcs": choose(profile, smoke=1 << 20, default=1 << 24, paper=1 << 26),
+        "repeats": choose(profile, smoke=1, default=3, paper=5),
+        "long_run_s": 0.05,  # runs predicted above this are repeated once
+        "w_max": 100,
+        "seed": 0,
+    }
+
+
+# ------------------------------------------------------------------ methods
+def per_source(method: registry.Method) -> bool:
+    """True when the method's work grows with the sources asked for (SSSP-based); False for
+    dense all-pairs methods, which compute every row whatever the sources."""
+    return not method.solver_class().all_pairs
+
+
+def map_methods() -> list[registry.Method]:
+    """Every GPU method of the registry, papers' and ``fast`` alike (empty groups are fine)."""
+    return [m for m in registry.methods() if m.gpu]
+
+
+def dense_keys(methods=None) -> set[str]:
+    """Registry keys of the dense all-pairs methods among ``methods`` (default: the map's)."""
+    return {m.key for m in (map_methods() if methods is None else methods) if not per_source(m)}
+
+
+def reference_method() -> registry.Method:
+    return registry.get(*REFERENCE)
+
+
+# ------------------------------------------------------------------ graphs
+def densities(topology: str, n: int, cfg: dict) -> list:
+    """The nominal densities (arcs per vertex) of ``topology`` at n vertices."""
+    if topology == "random":
+        return [d for d in cfg["densities"] if d < n - 1]
+    if topology == "rmat":  # drawing distinct arcs from the skewed model slows, then fails, as it fills
+        return [d for d in cfg["densities"] if 32 * d <= n and 2 * d * n <= cfg["max_arcs"]]
+    return [{"road": ROAD_DENSITY, "ring": 1, "complete": n - 1}[topology]]
+
+
+def density_label(topology: str, density) -> str:
+    return {"road": "≈2.6", "ring": "1", "complete": "n-1"}.get(topology, f"{float(density):g}")
+
+
+def arcs(topology: str, n: int, density) -> int:
+    if topology == "road":
+        return 2 * int(density * n / 2)
+    return int(round(density * n)) if topology != "complete" else n * (n - 1)
+
+
+def make_graph(topology: str, n: int, density, cfg: dict) -> Graph:
+    """The graph of one cell; integer weights 1..w_max (road: lengths, ring/complete: 1)."""
+    m, w, seed = arcs(topology, n, density), cfg["w_max"], cfg["seed"]
+    if topology == "random":
+        return generators.random_digraph(n, m, w_max=w, seed=seed, name=f"random-n{n}-d{density}")
+    if topology == "rmat":
+        return generators.rmat(n, m, w_max=w, seed=seed, name=f"rmat-n{n}-d{density}")
+    if topology == "road":
+        return generators.road_like(n, m, seed=seed)
+    if topology == "ring":
+        return generators.ring(n)
+    if topology == "complete":
+        return generators.complete(n)
+    raise ValueError(f"unknown topology {topology!r}; choose one of {TOPOLOGIES}")
+
+
+def cells(cfg: dict) -> list[dict]:
+    """Every (n, topology, density) of the map, smallest n first (a spent budget cuts the
+    largest sizes everywhere rather than whole topologies)."""
+    return [{"n": n, "topology": t, "density": d, "m": arcs(t, n, d),
+             "series": t if t in ("road", "ring", "complete") else f"{t}/d{d}"}
+            for n in cfg["sizes"] for t in cfg["topologies"] for d in densities(t, n, cfg)]
+
+
+# ------------------------------------------------------------------ prediction and planning
+@dataclass
+class Point:
+    """One measured run of a series: n, m, sources timed and the unscaled time."""
+
+    n: int
+    m: int
+    k: int
+    ms: float
+
+
+def _unit(p_n: int, p_m: int, per_src: bool) -> float:
+    return float(p_m) if per_src else float(p_n) ** 3
+
+
+def predict_ms(history: list[Point], per_src: bool, n: int, m: int, k: int) -> float | None:
+    """Time of the run (k sources of a graph with n vertices, m arcs) from a series' smaller runs.
+
+    Dense all-pairs methods scale as n^3, SSSP-based ones as k times a per-source time that
+    scales as m; when the last two runs grew faster than that (more iterations on a larger
+    graph, e.g. the ring's diameter), the observed exponent is used, up to 2. None without
+    history.
+    """
+    pts = [p for p in history if p.ms > 0]
+    if not pts:
+        return None
+    last = pts[-1]
+    per = (lambda p: p.ms / p.k) if per_src else (lambda p: p.ms)
+    exponent = 1.0
+    if len(pts) >= 2:
+        prev = pts[-2]
+        u0, u1 = _unit(prev.n, prev.m, per_src), _unit(last.n, last.m, per_src)
+        if u1 > u0 and per(prev) > 0:
+            exponent = min(max(1.0, math.log(per(last) / per(prev)) / math.log(u1 / u0)), 2.0)
+    growth = (_unit(n, m, per_src) / _unit(last.n, last.m, per_src)) ** exponent
+    return per(last) * growth * (k if per_src else 1)
+
+
+def source_order(n: int, seed: int = 0) -> np.ndarray:
+    """A seeded permutation of the vertices; sampled sources and checked rows are prefixes."""
+    return np.random.default_rng(seed + 7919).permutation(n).astype(np.int32)
+
+
+def oracle_rows(n: int, m: int, cfg: dict) -> int:
+    """How many rows the oracle checks: all when cheap, else what its arc budget buys (2..64)."""
+    if n * (n + m) <= cfg["oracle_arcs"]:
+        return n
+    return int(min(n, max(2, min(64, cfg["oracle_arcs"] // (n + m)))))
+
+
+@dataclass
+class Plan:
+    """One run: which sources, the prediction and the scale, or why it is skipped."""
+
+    k: int
+    sources: np.ndarray | None = None
+    predicted_ms: float | None = None
+    scale: float = 1.0
+    extrapolation: str = ""
+    verify_rows: np.ndarray | None = None
+    repeats: int = 1
+    skip: str = ""
+
+
+def plan_run(problem: str, per_src: bool, on_gpu: bool, history: list[Point], n: int, m: int,
+             cfg: dict, probe_ms: float | None = None, remaining_s: float = math.inf) -> Plan:
+    """Sources, prediction and repeats of one run, or the reason to skip it.
+
+    ``probe_ms``: a single-source time on the same graph, which predicts an SSSP-based
+    all-pairs run that has no history yet. All-pairs runs of SSSP-based methods time all n
+    sources when that fits ``sample_s`` (``host_sample_s`` on the host), else a power-of-two
+    sample of at least ``min_sources`` (``host_min_sources``), scaled to n. The cap is
+    ``cap_s`` (``host_cap_s`` on the host) per repetition.
+    """
+    order = source_order(n, cfg["seed"])
+    if problem == "sssp":
+        k = 1
+        pred = predict_ms(history, True, n, m, 1)
+    elif not per_src:
+        k = n
+        pred = predict_ms(history, False, n, m, n)
+    else:
+        one = predict_ms(history, True, n, m, 1)
+        one = probe_ms if one is None else one
+        target = 1e3 * (cfg["sample_s"] if on_gpu else cfg["host_sample_s"])
+        least = cfg["min_sources" if on_gpu else "host_min_sources"]
+        if one is None:
+            k = min(n, least)
+        elif n * one <= target:
+            k = n
+        else:
+            k = min(n, 1 << int(math.log2(max(least, int(target / max(one, 1e-9))))))
+        pred = None if one is None else one * k
+    plan = Plan(k=k, predicted_ms=pred, scale=n / k if problem == "apsp" else 1.0)
+    cap_s = cfg["cap_s"] if on_gpu else cfg["host_cap_s"]
+    if pred is not None and pred > 1e3 * cap_s:
+        plan.skip = f"predicted {pred / 1e3:.3g} s per run > cap {cap_s:g} s"
+        return plan
+    plan.repeats = cfg["repeats"] if pred is None or pred < 1e3 * cfg["long_run_s"] else 1
+    if pred is not None and (1 + plan.repeats) * pred > 1e3 * remaining_s:
+        plan.skip = f"predicted {pred / 1e3:.3g} s per run; the sweep's time budget is spent"
+        return plan
+    if problem == "sssp":
+        plan.sources = order[:1].copy()
+        plan.verify_rows = np.arange(1)
+        return plan
+    checked = min(k, oracle_rows(n, m, cfg))
+    if k < n:
+        plan.sources = np.sort(order[:k])
+        plan.extrapolation = f"timed {k} of {n} sources (seeded sample); time x {n / k:.4g}"
+        plan.verify_rows = np.searchsorted(plan.sources, order[:checked])
+    elif checked < n:
+        plan.verify_rows = np.sort(order[:checked])
+    return plan
+
+
+# ------------------------------------------------------------------ the sweep
+@dataclass
+class Sweep:
+    records: list = field(default_factory=list)
+    cells: list = field(default_factory=list)  # one dict per graph: size, generation time, status
+
+
+def _skipped(method, problem, graph_name, n, m, why, cfg, extra) -> Record:
+    return Record(paper=method.paper, experiment=problem, method=method.name, graph=graph_name,
+                  n=n, m=m, skipped=why, profile=cfg["profile"],
+                  timing_scope="kernel" if method.gpu else "cpu", stats={"map": extra})
+
+
+def run_planned(method, problem: str, graph: Graph, plan: Plan, cfg: dict, extra: dict,
+                params=None) -> Record:
+    """timing.run for one plan; an error of the method becomes a skipped record saying so."""
+    extra = {**extra, "timed_sources": plan.k, "scale": plan.scale,
+             "predicted_ms": plan.predicted_ms}
+    if plan.skip:
+        return _skipped(method, problem, graph.name, graph.n, graph.m, plan.skip, cfg, extra)
+    try:
+        rec = timing.run(method, graph, experiment=problem, sources=plan.sources, params=params,
+                         repeats=plan.repeats, warmup=1 if method.gpu else 0,
+                         verify_rows=plan.verify_rows, scale=plan.scale,
+                         extrapolation=plan.extrapolation, profile=cfg["profile"])
+    except Exception as exc:  # noqa: BLE001 - a map over every method records failures, it does not stop
+        why = f"error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+        return _skipped(method, problem, graph.name, graph.n, graph.m, why, cfg, extra)
+    stats = json.loads(rec.stats)
+    stats["map"] = extra
+    rec.stats = json.dumps(stats, sort_keys=True, default=str)
+    return rec
+
+
+def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
+    """Every method on every cell of the map (see the module docstring)."""
+    methods = map_methods() if methods is None else list(methods)
+    entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
+    history: dict[tuple, list[Point]] = {}
+    stopped: dict[tuple, str] = {}  # series ended by an error or by memory
+    out = Sweep()
+    start = clock()
+    todo = cells(cfg)
+    for cell in report.progress(todo, desc="method map cells", total=len(todo)):
+        remaining = cfg["budget_s"] - (clock() - start)
+        extra = {"topology": cell["topology"], "density": cell["density"], "series": cell["series"]}
+        name = f"{cell['series']}-n{cell['n']}"
+        why, g = "", None
+        t0 = clock()
+        if cell["m"] > cfg["max_arcs"]:
+            why = f"graph not built: {cell['m']:,} arcs > max_arcs {cfg['max_arcs']:,} of the profile"
+        elif remaining <= 0:
+            why = f"the sweep's time budget of {cfg['budget_s']:g} s is spent"
+        else:
+            try:
+                g = make_graph(cell["topology"], cell["n"], cell["density"], cfg)
+            except InputError as exc:  # e.g. R-MAT cannot draw that many distinct arcs
+                why = f"graph not built: {exc}"
+        if why:
+            out.cells.append({**cell, "status": why})
+            for method, per_src in entries:
+                for problem in (("sssp", "apsp") if per_src else ("apsp",)):
+                    out.records.append(_skipped(method, problem, name, cell["n"], cell["m"], why,
+                                                cfg, extra))
+            continue
+        out.cells.append({**cell, "m": g.m, "graph": g.name, "generate_s": clock() - t0,
+                          "status": "built"})
+        for method, per_src in entries:
+            probe = None
+            for problem in (("sssp", "apsp") if per_src else ("apsp",)):
+                key = (method.key, problem, cell["series"])
+                if key in stopped:
+                    out.records.append(_skipped(method, problem, g.name, g.n, g.m, stopped[key],
+                                                cfg, extra))
+                    continue
+                plan = plan_run(problem, per_src, method.gpu, history.get(key, []), g.n, g.m, cfg,
+                                probe_ms=probe, remaining_s=cfg["budget_s"] - (clock() - start))
+                rec = run_planned(method, problem, g, plan, cfg, extra)
+                out.records.append(rec)
+                measured = math.isfinite(rec.time_ms_median)
+                if measured:
+                    ms = rec.time_ms_median / plan.scale
+                    history.setdefault(key, []).append(Point(g.n, g.m, plan.k, ms))
+                    if problem == "sssp":
+                        probe = ms
+                elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
+                    stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
+        del g
+    return out
+
+
+# ------------------------------------------------------------------ tables
+def frame(records) -> pd.DataFrame:
+    """Records with the map's columns: problem, topology, density, the unscaled time, ..."""
+    df = to_frame(records)
+    if df.empty:
+        return df
+    info = [json.loads(s).get("map", {}) for s in df["stats"]]
+    df["key"] = df["paper"] + ":" + df["method"]
+    df["problem"] = df["experiment"]
+    for col in ("topology", "density", "series", "timed_sources", "scale", "predicted_ms"):
+        df[col] = [i.get(col) for i in info]
+    df["scale"] = df["scale"].fillna(1.0).astype(float)
+    df["time_ms"] = df["time_ms_median"]
+    df["on_gpu"] = df["timing_scope"] != "cpu"
+    df["ok"] = df["verified"].astype(bool) & df["time_ms"].notna()
+    return df
+
+
+def winners(df: pd.DataFrame, problem: str) -> pd.DataFrame:
+    """Per cell: the fastest verified GPU method, its time, SciPy's time and the speed-up.
+
+    ``undecided`` names a method skipped by the cap whose predicted time is below the
+    winner's (the cell's winner is then not established).
+    """
+    rows = []
+    sub = df[df["problem"] == problem]
+    for (topo, dens, n), cell in sub.groupby(["topology", "density", "n"], sort=True):
+        ok = cell[cell["on_gpu"] & cell["ok"]].sort_values("time_ms")
+        ref = cell[~cell["on_gpu"] & cell["ok"]]
+        row = {"problem": problem, "topology": topo, "density": density_label(topo, dens),
+               "density_value": float(dens), "n": int(n), "m": int(cell["m"].max()),
+               "winner": "", "time_ms": np.nan, "extrapolated": False, "runner_up": "",
+               "scipy_ms": float(ref["time_ms"].iloc[0]) if len(ref) else np.nan,
+               "measured": int(len(ok)), "skipped": int(cell["skipped"].astype(bool).sum()),
+               "undecided": ""}
+        if len(ok):
+            best = ok.iloc[0]
+            row.update(winner=best["key"], time_ms=float(best["time_ms"]),
+                       extrapolated=bool(best["extrapolated"]),
+                       runner_up=ok.iloc[1]["key"] if len(ok) > 1 else "")
+            capped = cell[cell["on_gpu"] & cell["skipped"].str.startswith("predicted")
+                          & (cell["predicted_ms"].astype(float) * cell["scale"] < best["time_ms"])]
+            row["undecided"] = ", ".join(sorted(capped["key"]))
+        row["speedup_vs_scipy"] = row["scipy_ms"] / row["time_ms"] if len(ok) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def failures(df: pd.DataFrame) -> pd.DataFrame:
+    """Runs that raised or did not verify (cap and budget skips are not failures)."""
+    bad = df[df["skipped"].str.startswith("error") | (df["time_ms"].notna() & ~df["verified"])]
+    return bad[["key", "problem", "graph", "n", "m", "verified", "max_error", "skipped"]]
+
+
+def coverage(df: pd.DataFrame) -> pd.DataFrame:
+    """Per method and problem: runs measured, verified, extrapolated, skipped (and why)."""
+    def reasons(s):
+        kinds = s[s != ""].str.extract(r"^(error|predicted|graph not built|the sweep|skipped after"
+                                       r"|no CUDA)", expand=False).fillna("other")
+        return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
+    g = df.groupby(["key", "problem"])
+    return pd.DataFrame({"measured": g["time_ms"].count(), "verified": g["ok"].sum(),
+                         "extrapolated": g["extrapolated"].sum(),
+                         "largest_n": g.apply(lambda x: x.loc[x["ok"], "n"].max()),
+                         "skips": g["skipped"].apply(reasons)}).reset_index()
+
+
+# ------------------------------------------------------------------ roofline
+def csr_bytes(n: int, m: int) -> int:
+    """Bytes of one relaxation sweep over the arcs: row pointers, targets, int32 weights."""
+    return 4 * (n + 1) + 8 * m
+
+
+def relaxation_sweeps(stats: dict, k: int, m: int = 1) -> tuple[float, bool]:
+    """Sweeps over the arcs in a run, from the solver's stats; (k, False) when the stats
+    do not say, a lower bound (each of the k sources reads each arc at least once)."""
+    if "relaxation_sweeps" in stats:
+        return float(stats["relaxation_sweeps"]), True
+    if "relaxations" in stats:                             # worklist: arcs relaxed, in sweeps
+        return float(stats["relaxations"]) / max(m, 1), True
+    if "sweeps" in stats:                                  # (min,+) SpMV
+        return float(stats["sweeps"]), True
+    if "iterations_per_group_mean" in stats:               # task-parallel: one sweep per group
+        return float(stats["iterations_per_group_mean"]) * stats.get("groups", 1), True
+    if "iterations_per_sssp_mean" in stats:                # one SSSP at a time
+        return float(stats["iterations_per_sssp_mean"]) * stats.get("sssp", k), True
+    if isinstance(stats.get("iterations"), (int, float)):  # Bellman-Ford, summed over sources
+        return float(stats["iterations"]), True
+    return float(k), False
+
+
+def rates(df: pd.DataFrame, dense_keys: set) -> pd.DataFrame:
+    """Achieved rates of the verified GPU all-pairs runs: (min,+)/s = n^3 / time for the dense
+    methods, GB/s = sweeps x csr_bytes / time for the SSSP-based ones (unscaled time of the
+    sources actually timed)."""
+    rows = []
+    for r in df[(df["problem"] == "apsp") & df["on_gpu"] & df["ok"]].itertuples():
+        t = r.time_ms / r.scale * 1e-3
+        if r.key in dense_keys:
+            rows.append({"key": r.key, "kind": "dense", "topology": r.topology, "n": r.n, "m": r.m,
+                         "rate": float(r.n) ** 3 / t, "unit": "(min,+)/s", "exact_bytes": True})
+        else:
+            stats = json.loads(r.stats)
+            sweeps, exact = relaxation_sweeps(stats, int(r.timed_sources or r.n), r.m)
+            rows.append({"key": r.key, "kind": "sparse", "topology": r.topology, "n": r.n,
+                         "m": r.m, "rate": sweeps * csr_bytes(r.n, r.m) / t, "unit": "B/s",
+                         "exact_bytes": exact})
+    return pd.DataFrame(rows)
+
+
+def rate_summary(rate_df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
+    """Per method: its best achieved rate, where, and the fraction of this run's ceiling
+    (int32 (min,+) peak for dense methods, device copy bandwidth for SSSP-based ones)."""
+    rows = []
+    for key, grp in (rate_df.groupby("key") if len(rate_df) else []):
+        best = grp.loc[grp["rate"].idxmax()]
+        dense = best["kind"] == "dense"
+        ceiling = peaks.get("minplus_int32_per_s" if dense else "copy_bytes_per_s")
+        rows.append({"method": key, "kind": best["kind"], "n": int(best["n"]), "m": int(best["m"]),
+                     "topology": best["topology"],
+                     "best_rate": best["rate"] / (1e12 if dense else 1e9),
+                     "unit": "T (min,+)/s" if dense else "GB/s",
+                     "fraction_of_ceiling": best["rate"] / ceiling if ceiling else np.nan,
+                     "bytes": "" if dense else
+                     ("sweeps from stats" if best["exact_bytes"] else "lower bound")})
+    return pd.DataFrame(rows)
+
+
+def measure_peaks() -> dict:
+    """Ceilings of this GPU, measured now: (min,+) int32 (DPX) and float32, copy bandwidth,
+    empty-kernel launch time, and the product-only rate when the library offers it."""
+    from ..minplus import product
+    peaks = {"device": gpu.device_info()["device"]}
+    for dtype in (np.int32, np.float32):
+        peaks[f"minplus_{np.dtype(dtype).name}_per_s"] = product.measure_peak(dtype)["ops_per_s"]
+    peaks["copy_bytes_per_s"] = timing.copy_bandwidth()["bytes_per_s"]
+    peaks["launch_us"] = timing.launch_latency()["us_per_launch"]
+    bench = _product_benchmark()
+    if bench is not None:
+        try:
+            res = bench()
+            peaks["product_per_s"] = float(res["ops_per_s"]) if isinstance(res, dict) else float(res)
+        except Exception as exc:  # noqa: BLE001 - optional benchmark of another module
+            peaks["product_error"] = f"{type(exc).__name__}: {exc}"
+    return peaks
+
+
+def _product_benchmark():
+    """``measure_product`` of apsp_kernels.minplus (or one of its modules), when it exists."""
+    import importlib
+    import pkgutil
+    pkg = importlib.import_module("apsp_kernels.minplus")
+    if hasattr(pkg, "measure_product"):
+        return pkg.measure_product
+    for info in pkgutil.iter_modules(pkg.__path__):
+        mod = importlib.import_module(f"apsp_kernels.minplus.{info.name}")
+        if hasattr(mod, "measure_product"):
+            return mod.measure_product
+    return None
+
+
+# ------------------------------------------------------------------ the decision table
+def write_decision_table(records, cfg: dict, path):
+    """Replace ``shortest_path(method="auto")``'s decision table with this map's verified,
+    fully measured GPU runs; only a GPU run of the default or paper profile writes it (a smoke
+    or CPU-only run would replace measured rows with none). Returns the table or None."""
+    if cfg["profile"] == "smoke" or not gpu.available():
+        return None
+    from ..csgraph import auto
+    return auto.write_table([r for r in records if r.timing_scope != "cpu"], path)
+
+
+# ------------------------------------------------------------------ figures
+def plot_winners(win: pd.DataFrame, title: str, colors: dict | None = None):
+    """One panel per topology: n across, density up, colour = the fastest verified method,
+    text = speed-up over SciPy on one host core (hatched: a capped method may be faster)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    topos = [t for t in TOPOLOGIES if t in set(win["topology"])] if len(win) else []
+    colors = colors or method_colors(win["winner"] if len(win) else [])
+    fig, axes = plt.subplots(1, max(len(topos), 1), figsize=(4.2 * max(len(topos), 1), 3.6),
+                             squeeze=False)
+    for ax, topo in zip(axes[0], topos):
+        cell = win[win["topology"] == topo]
+        xs = sorted(set(cell["n"]))
+        ys = cell.drop_duplicates("density").sort_values("density_value")["density"].tolist()
+        for r in cell.itertuples():
+            x, y = xs.index(r.n), ys.index(r.density)
+            face = colors.get(r.winner, "white") if r.winner else "whitesmoke"
+            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="grey",
+                                       hatch="//" if r.undecided else None))
+            text = f"{r.speedup_vs_scipy:.3g}x" if np.isfinite(r.speedup_vs_scipy) else \
+                ("-" if not r.winner else "")
+            ax.text(x, y, text + ("*" if r.extrapolated else ""), ha="center", va="center",
+                    fontsize=6)
+        ax.set(xlim=(-0.5, len(xs) - 0.5), ylim=(-0.5, len(ys) - 0.5), title=topo,
+               xlabel="vertices n", ylabel="arcs per vertex m/n")
+        ax.set_xticks(range(len(xs)), [str(x) for x in xs], rotation=60, fontsize=7)
+        ax.set_yticks(range(len(ys)), ys, fontsize=7)
+    handles = [Patch(facecolor=c, label=k) for k, c in colors.items() if k in set(win["winner"])]
+    handles.append(Patch(facecolor="whitesmoke", edgecolor="grey", label="no verified GPU run"))
+    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, -0.18))
+    fig.suptitle(title + "\ncell text: speed-up over SciPy (one host core); * = extrapolated from "
+                 "sampled sources; hatched = a method skipped by the cap is predicted faster",
+                 fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def method_colors(keys) -> dict:
+    keys = sorted({k for k in keys if k})
+    cmap = __import__("matplotlib").colormaps["tab20"]
+    return {k: cmap(i % 20) for i, k in enumerate(keys)}
+
+
+def plot_roofline(rate_df: pd.DataFrame, peaks: dict, title: str):
+    """Achieved (min,+)/s (dense, vs n) and GB/s (SSSP-based, vs m) under this run's peaks."""
+    import matplotlib.pyplot as plt
+
+    fig, (ax_d, ax_s) = plt.subplots(1, 2, figsize=(13, 4.8))
+    for ax, kind, x, scale in ((ax_d, "dense", "n", 1e12), (ax_s, "sparse", "m", 1e9)):
+        sub = rate_df[rate_df["kind"] == kind] if len(rate_df) else rate_df
+        for key, grp in (sub.groupby("key") if len(sub) else []):
+            best = grp.groupby(x)["rate"].max().sort_index()
+            lower = kind == "sparse" and not grp["exact_bytes"].all()
+            ax.plot(best.index, best.values / scale, marker="o", markersize=3,
+                    linestyle=":" if lower else "-",
+                    label=key + (" (lower bound: 1 sweep per source)" if lower else ""))
+        ax.set(xscale="log", yscale="log")
+        ax.grid(True, which="both", alpha=0.3)
+    for name, style in (("minplus_int32_per_s", "-"), ("minplus_float32_per_s", "--"),
+                        ("product_per_s", ":")):
+        if name in peaks:
+            ax_d.axhline(peaks[name] / 1e12, color="black", linestyle=style, linewidth=1,
+                         label=f"peak {name.replace('_per_s', '')}: {peaks[name] / 1e12:.3g} T/s")
+    if "copy_bytes_per_s" in peaks:
+        ax_s.axhline(peaks["copy_bytes_per_s"] / 1e9, color="black", linewidth=1,
+                     label=f"device copy (read+write): {peaks['copy_bytes_per_s'] / 1e9:.4g} GB/s")
+    ax_d.set(xlabel="vertices n", ylabel="achieved (min,+) ops/s = n^3 / time (T/s)",
+             title="dense all-pairs methods")
+    ax_s.set(xlabel="arcs m", ylabel="achieved GB/s = sweeps x CSR bytes / time",
+             title="SSSP-based methods (all pairs, best over topologies)")
+    if "launch_us" in peaks:
+        ax_s.text(0.01, 0.01, f"empty-kernel launch: {peaks['launch_us']:.3g} µs", fontsize=8,
+                  transform=ax_s.transAxes)
+    for ax in (ax_d, ax_s):
+        if ax.lines:
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def peaks_table(peaks: dict) -> pd.DataFrame:
+    units = {"minplus_int32_per_s": ("T (min,+)/s", 1e12), "minplus_float32_per_s": ("T (min,+)/s", 1e12),
+             "product_per_s": ("T (min,+)/s", 1e12), "copy_bytes_per_s": ("GB/s", 1e9),
+             "launch_us": ("µs", 1.0)}
+    return pd.DataFrame([{"ceiling": k, "value": v / units[k][1], "unit": units[k][0]}
+                         for k, v in peaks.items() if k in units])

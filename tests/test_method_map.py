@@ -1,0 +1,273 @@
+"""The method map's driver (apsp_kernels.experiments.method_map) on the CPU: prediction, planning
+and skips, the sweep's bookkeeping with a stand-in timer, winners, rates, the decision table."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from apsp_kernels import registry
+from apsp_kernels.csgraph import auto
+from apsp_kernels.experiments import method_map as mm
+from apsp_kernels.profiles import PROFILES
+from apsp_kernels.records import Record
+
+DENSE = registry.get("pandey", "rkleene")
+SSSP = registry.get("okuyama", "harish")
+
+
+def test_config_per_profile():
+    for profile in PROFILES:
+        cfg = mm.config(profile)
+        assert cfg["cap_s"] > 0 and cfg["budget_s"] > 0 and cfg["repeats"] >= 1
+        assert set(cfg["topologies"]) == set(mm.TOPOLOGIES)
+    default = mm.config("default")
+    assert default["sizes"] == tuple(2 ** e for e in range(8, 16))  # 256 .. 32768
+    assert max(mm.config("smoke")["sizes"]) <= 128
+
+
+def test_methods_are_classified_from_the_registry():
+    keys = {m.key for m in mm.map_methods()}
+    assert keys == {m.key for m in registry.methods() if m.gpu}  # every GPU method, fast included
+    assert DENSE.key in mm.dense_keys() and SSSP.key not in mm.dense_keys()
+    assert mm.per_source(registry.get("okuyama", "task_parallel_shared_tuned"))
+    assert mm.per_source(registry.get("liu", "sssp_spmv")) and not mm.per_source(DENSE)
+
+
+def test_cells_cover_topologies_and_cap_nothing_themselves():
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2, 8, 256)}
+    cells = mm.cells(cfg)
+    assert [c["n"] for c in cells] == sorted(c["n"] for c in cells)  # smallest n first
+    random64 = [c["density"] for c in cells if c["topology"] == "random" and c["n"] == 64]
+    assert random64 == [2, 8]  # 256 arcs per vertex do not exist at n = 64
+    complete = next(c for c in cells if c["topology"] == "complete" and c["n"] == 128)
+    assert complete["m"] == 128 * 127
+    for c in cells[:8]:
+        g = mm.make_graph(c["topology"], c["n"], c["density"], cfg)
+        assert g.n == c["n"] and g.m == c["m"]
+
+
+def test_prediction_scales_dense_as_n_cubed_and_sssp_as_sources_times_m():
+    assert mm.predict_ms([], False, 128, 256, 128) is None
+    dense = [mm.Point(64, 128, 64, 2.0)]
+    assert mm.predict_ms(dense, False, 128, 256, 128) == pytest.approx(16.0)
+    sssp = [mm.Point(64, 128, 8, 4.0)]  # 0.5 ms per source
+    assert mm.predict_ms(sssp, True, 128, 256, 32) == pytest.approx(0.5 * 2 * 32)
+
+
+def test_prediction_follows_a_steeper_observed_growth_up_to_m_squared():
+    ring = [mm.Point(64, 64, 1, 1.0), mm.Point(128, 128, 1, 4.0)]  # per source ~ m^2
+    assert mm.predict_ms(ring, True, 256, 256, 1) == pytest.approx(16.0)
+    wild = [mm.Point(64, 64, 1, 1.0), mm.Point(128, 128, 1, 64.0)]
+    assert mm.predict_ms(wild, True, 256, 256, 1) == pytest.approx(64.0 * 4)  # exponent capped at 2
+    flat = [mm.Point(64, 128, 64, 5.0), mm.Point(128, 256, 128, 5.0)]  # launch-bound: n^3 still
+    assert mm.predict_ms(flat, False, 256, 512, 256) == pytest.approx(40.0)
+
+
+def cfg_for_plans(**over):
+    return {**mm.config("default"), "cap_s": 0.1, "sample_s": 0.01, "min_sources": 4,
+            "oracle_arcs": 1 << 30, **over}
+
+
+def test_a_run_predicted_above_the_cap_is_skipped_with_the_prediction():
+    cfg = cfg_for_plans()
+    hist = [mm.Point(64, 128, 64, 20.0)]
+    plan = mm.plan_run("apsp", False, True, hist, 128, 256, cfg)
+    assert plan.skip.startswith("predicted 0.16 s") and "cap 0.1 s" in plan.skip
+    assert plan.predicted_ms == pytest.approx(160.0)
+    ok = mm.plan_run("apsp", False, True, [mm.Point(64, 128, 64, 2.0)], 128, 256, cfg)
+    assert not ok.skip and ok.k == 128 and ok.sources is None and ok.scale == 1.0
+    assert ok.repeats == cfg["repeats"]  # 16 ms is below long_run_s
+    first = mm.plan_run("apsp", False, True, [], 128, 256, cfg)
+    assert not first.skip and first.predicted_ms is None  # nothing to predict from: it runs
+
+
+def test_budget_skips_a_run_that_would_not_finish_in_time():
+    cfg = cfg_for_plans(cap_s=10.0)
+    plan = mm.plan_run("apsp", False, True, [mm.Point(64, 128, 64, 100.0)], 128, 256, cfg,
+                       remaining_s=1.0)
+    assert "time budget" in plan.skip and plan.predicted_ms == pytest.approx(800.0)
+
+
+def test_sssp_based_all_pairs_samples_sources_and_labels_the_extrapolation():
+    cfg = cfg_for_plans()
+    n, m = 1024, 4096
+    full = mm.plan_run("apsp", True, True, [], n, m, cfg, probe_ms=0.001)  # 1 ms for all: full
+    assert full.k == n and full.scale == 1.0 and full.extrapolation == ""
+    plan = mm.plan_run("apsp", True, True, [], n, m, cfg, probe_ms=0.1)  # 102 ms for all
+    assert plan.k == 64 and plan.scale == 16 and len(plan.sources) == 64  # 10 ms / 0.1 -> 64
+    assert "timed 64 of 1024 sources" in plan.extrapolation and "x 16" in plan.extrapolation
+    assert (np.diff(plan.sources) > 0).all()
+    order = mm.source_order(n, cfg["seed"])
+    assert np.array_equal(plan.sources[plan.verify_rows], order[: len(plan.verify_rows)])
+    tiny = mm.plan_run("apsp", True, True, [], n, m, cfg, probe_ms=50.0)
+    assert tiny.k == cfg["min_sources"] and tiny.skip.startswith("predicted 0.2 s")
+    one = mm.plan_run("sssp", True, True, [], n, m, cfg)
+    assert one.k == 1 and one.sources[0] == order[0]
+
+
+def test_oracle_rows_follow_the_arc_budget():
+    cfg = {"oracle_arcs": 1 << 20}
+    assert mm.oracle_rows(256, 512, cfg) == 256
+    assert mm.oracle_rows(32768, 1 << 23, cfg) == 2
+    assert 2 < mm.oracle_rows(32768, 65536, cfg) <= 64
+
+
+class FakeTimer:
+    """Stands in for timing.run on a GPU: deterministic times, marks a chosen run unverified
+    and raises for one method above n = 64."""
+
+    def __init__(self, wrong=None):
+        self.calls = []
+        self.wrong = wrong
+
+    def __call__(self, method, graph, *, experiment, sources=None, params=None, repeats=1,
+                 warmup=1, verify_rows=None, scale=1.0, extrapolation="", profile=""):
+        self.calls.append((method.key, experiment, graph.n))
+        if method.key == "bodra:bf_stride_flag" and graph.n > 64:
+            raise ValueError("boom")
+        k = graph.n if sources is None else len(sources)
+        if method.key == DENSE.key:
+            ms = (graph.n / 64) ** 3
+        elif method.gpu:
+            ms = k * graph.m * 1e-4
+        else:
+            ms = k * graph.m * 1e-2
+        return Record(paper=method.paper, experiment=experiment, method=method.name,
+                      graph=graph.name, n=graph.n, m=graph.m, time_ms_median=ms * scale,
+                      verified=(method.key, graph.n) != self.wrong, extrapolated=scale != 1.0,
+                      extrapolation=extrapolation, timing_scope="kernel" if method.gpu else "cpu",
+                      stats={"sweeps": 3} if method.gpu else {}, profile=profile, device="Fake GPU")
+
+
+@pytest.fixture
+def fake_sweep(monkeypatch):
+    timer = FakeTimer(wrong=(SSSP.key, 128))
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (2,),
+           "topologies": ("random", "ring", "complete"), "cap_s": 0.1, "max_arcs": 40000,
+           "budget_s": 1e9}
+    methods = [DENSE, SSSP, registry.get("bodra", "bf_stride_flag")]
+    return mm.sweep(cfg, methods=methods), timer, cfg
+
+
+def test_sweep_skips_by_cap_error_and_graph_size(fake_sweep):
+    result, timer, cfg = fake_sweep
+    df = mm.frame(result.records)
+    dense = df[df["key"] == DENSE.key].set_index(["series", "n"])
+    assert dense.loc[("random/d2", 128), "time_ms"] == 8.0
+    capped = dense.loc[("random/d2", 256)]  # 8 ms x 8 = 64 ms < 100 ms: runs
+    assert capped["time_ms"] == 64.0
+    assert (DENSE.key, "apsp", 256) in timer.calls
+    bf = df[(df["key"] == "bodra:bf_stride_flag") & (df["series"] == "ring")].set_index(["problem", "n"])
+    assert bf.loc[("sssp", 128), "skipped"] == "error: ValueError: boom"
+    assert bf.loc[("sssp", 256), "skipped"].startswith("skipped after n=128: error")
+    assert ("bodra:bf_stride_flag", "sssp", 256) not in timer.calls  # the series stopped
+    big = [c for c in result.cells if c["topology"] == "complete" and c["n"] == 256][0]
+    assert "max_arcs" in big["status"]
+    assert (df[df["graph"] == "complete-n256"]["skipped"].str.contains("max_arcs")).all()
+    ref = df[df["key"] == "okuyama:dijkstra_scipy"]
+    assert set(ref["problem"]) == {"apsp", "sssp"} and not ref["on_gpu"].any()
+
+
+def test_sweep_records_the_prediction_of_a_capped_run(monkeypatch):
+    monkeypatch.setattr(mm.timing, "run", FakeTimer())
+    cfg = {**mm.config("smoke"), "sizes": (64, 128, 256, 512), "densities": (2,),
+           "topologies": ("random",), "cap_s": 0.1, "budget_s": 1e9}
+    df = mm.frame(mm.sweep(cfg, methods=[DENSE]).records)
+    row = df[(df["key"] == DENSE.key) & (df["n"] == 512)].iloc[0]
+    assert row["skipped"].startswith("predicted 0.512 s") and row["predicted_ms"] == pytest.approx(512)
+    assert math.isnan(row["time_ms"])
+
+
+def test_sweep_stops_when_the_budget_is_spent(monkeypatch):
+    monkeypatch.setattr(mm.timing, "run", FakeTimer())
+    ticks = iter(range(0, 10 ** 6, 10))
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random",),
+           "budget_s": 25}
+    result = mm.sweep(cfg, methods=[DENSE], clock=lambda: next(ticks))
+    assert result.cells[0]["status"] == "built" and "budget" in result.cells[-1]["status"]
+
+
+def test_winners_take_the_fastest_verified_gpu_run(fake_sweep):
+    result, _, _ = fake_sweep
+    df = mm.frame(result.records)
+    win = mm.winners(df, "apsp").set_index(["topology", "n"])
+    # harish at n=128 on the random graph is faster than rkleene (8 ms) but not verified
+    assert win.loc[("random", 128), "winner"] == DENSE.key
+    assert win.loc[("random", 64), "winner"] == SSSP.key
+    assert win.loc[("random", 64), "speedup_vs_scipy"] == pytest.approx(100.0)
+    assert (win["winner"] != "okuyama:dijkstra_scipy").all()
+    sssp = mm.winners(df, "sssp")
+    assert set(sssp["winner"]) <= {SSSP.key, "bodra:bf_stride_flag", ""}
+
+
+def test_a_cell_is_undecided_when_a_capped_method_is_predicted_faster():
+    rec = lambda key, ms, skipped="", pred=None: Record(  # noqa: E731
+        paper=key.split(":")[0], experiment="apsp", method=key.split(":")[1], graph="g", n=512,
+        m=1024, time_ms_median=ms, verified=not skipped, skipped=skipped, device="Fake GPU",
+        stats={"map": {"topology": "random", "density": 2, "series": "random/d2",
+                       "predicted_ms": pred, "scale": 1.0}})
+    df = mm.frame([rec("okuyama:harish", 500.0), rec("pandey:rkleene", np.nan, "predicted 0.3 s", 300.0)])
+    assert mm.winners(df, "apsp").iloc[0]["undecided"] == "pandey:rkleene"
+
+
+def test_rates_use_the_solvers_sweeps_or_a_labelled_lower_bound(fake_sweep):
+    result, _, _ = fake_sweep
+    df = mm.frame(result.records)
+    rates = mm.rates(df, {DENSE.key})
+    d = rates[(rates["key"] == DENSE.key) & (rates["n"] == 128)].iloc[0]
+    assert d["rate"] == pytest.approx(128 ** 3 / 8e-3) and d["unit"] == "(min,+)/s"
+    s = rates[(rates["key"] == SSSP.key) & (rates["n"] == 64)].iloc[0]
+    assert s["exact_bytes"] and s["unit"] == "B/s"
+    assert mm.relaxation_sweeps({}, 7) == (7.0, False)
+    assert mm.relaxation_sweeps({"iterations_per_sssp_mean": 2.5, "sssp": 4}, 4) == (10.0, True)
+    assert mm.relaxation_sweeps({"relaxations": 300}, 4, m=100) == (3.0, True)
+    summary = mm.rate_summary(rates, {"minplus_int32_per_s": 1e12, "copy_bytes_per_s": 1e12})
+    assert set(summary["method"]) >= {DENSE.key, SSSP.key}
+    assert (summary["fraction_of_ceiling"] > 0).all()
+
+
+def test_figures_render(fake_sweep, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    result, _, _ = fake_sweep
+    df = mm.frame(result.records)
+    for problem in mm.PROBLEMS:
+        mm.plot_winners(mm.winners(df, problem), "t").savefig(tmp_path / f"{problem}.png")
+    fig = mm.plot_roofline(mm.rates(df, {DENSE.key}), {"minplus_int32_per_s": 2e13,
+                                                        "copy_bytes_per_s": 3e12, "launch_us": 2.0}, "r")
+    fig.savefig(tmp_path / "r.png")
+    mm.plot_winners(pd.DataFrame(), "empty")
+    assert (tmp_path / "apsp.png").stat().st_size > 0
+
+
+def test_decision_table_is_written_only_from_a_gpu_run(fake_sweep, tmp_path, monkeypatch):
+    result, _, cfg = fake_sweep
+    path = tmp_path / "decision_table.csv"
+    assert mm.write_decision_table(result.records, cfg, path) is None and not path.exists()
+    monkeypatch.setattr(mm.gpu, "available", lambda: True)
+    table = mm.write_decision_table(result.records, {**cfg, "profile": "default"}, path)
+    back = auto.load_table(path)
+    assert list(back.columns) == auto.COLUMNS and len(back) == len(table) > 0
+    assert set(back["method"]) <= {DENSE.key, SSSP.key, "bodra:bf_stride_flag"}
+    assert "okuyama:dijkstra_scipy" not in set(back["method"])  # the host reference is no family
+    assert set(back["problem"]) == {"all_pairs", "single_source"}
+    wrong = back[(back["method"] == SSSP.key) & (back["n"] == 128) & (back["problem"] == "all_pairs")]
+    assert wrong.empty  # unverified runs stay out
+    assert back["source"].str.contains(" on ").all()
+
+
+def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_m():
+    from apsp_kernels import generators
+    from apsp_kernels.csgraph.families import FAMILIES
+    key = FAMILIES["D"].int32
+    table = pd.DataFrame([
+        {"problem": "all_pairs", "dtype": "int32", "n": 16384, "m": 16384, "method": key,
+         "family": "D", "time_ms": 16384 * 10.0, "device": "x", "source": "ring"},
+        {"problem": "all_pairs", "dtype": "int32", "n": 4096, "m": 8192, "method": key,
+         "family": "D", "time_ms": 4096 * 0.1, "device": "x", "source": "random"},
+    ], columns=auto.COLUMNS)
+    g = generators.random_digraph(4096, 16384, w_max=10, seed=0)
+    est, note = auto._estimate(FAMILIES["D"], table, g, g.n, False)
+    assert "n=4096" in note and est == pytest.approx(0.1 * 2 * 4096)
