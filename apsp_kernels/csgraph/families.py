@@ -40,12 +40,16 @@ class Family:
 _DENSE = "all pairs on the dense matrix"
 _SSSP = "one shortest-path tree per source on the CSR graph"
 FAMILIES = {f.name: f for f in [
-    Family("FW", f"Floyd-Warshall family, {_DENSE}: R-Kleene (pandey) for distances, tiled FW "
-                 "with parents (bodra) or blocked FW with an intermediate matrix (takafuji, float32)",
-           all_pairs=True, int32="pandey:rkleene", float32="pandey:rkleene",
+    Family("FW", f"Floyd-Warshall family, {_DENSE}: R-Kleene (pandey's algorithm, the fast "
+                 "path) for distances, tiled FW with parents (bodra) or blocked FW with an "
+                 "intermediate matrix (takafuji, float32)",
+           all_pairs=True, int32="fast:rkleene", float32="fast:rkleene",
            int32_pred="bodra:fw_tiled_shared", float32_pred="takafuji:multi_paths"),
     Family("rkleene", f"R-Kleene in place over (min,+) products (pandey), {_DENSE}", all_pairs=True,
            int32="pandey:rkleene", float32="pandey:rkleene"),
+    Family("rkleene_fast", f"R-Kleene near the (min,+) peak: 128-tile cp.async products, "
+                           f"batched and split along k, FW leaves of 128 (issue [peak]), {_DENSE}",
+           all_pairs=True, int32="fast:rkleene", float32="fast:rkleene"),
     Family("blocked_fw", f"blocked Floyd-Warshall, 3 kernels per round (takafuji; float32 inside, "
                          f"int32 exact below 2**24), {_DENSE}", all_pairs=True,
            int32="takafuji:multi", float32="takafuji:multi",
@@ -65,6 +69,14 @@ FAMILIES = {f.name: f for f in [
     Family("spmv", f"(min,+) SpMV to a fixed point (liu), {_SSSP}", all_pairs=False,
            int32="liu:sssp_spmv", float32="liu:sssp_spmv", int32_pred="liu:sssp_spmv",
            float32_pred="liu:sssp_spmv", single_source=True),
+    Family("worklist", f"asynchronous worklist SSSP in one persistent launch (project fast path "
+                       f"for road networks), one source after another, {_SSSP}", all_pairs=False,
+           int32="fast:sssp_worklist", float32="fast:sssp_worklist", int32_pred="fast:sssp_worklist",
+           float32_pred="fast:sssp_worklist"),
+    Family("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows "
+                           f"(project fast path for okuyama's APSP), {_SSSP}", all_pairs=False,
+           int32="fast:multi_source", float32="fast:multi_source",
+           int32_pred="fast:multi_source_paths", float32_pred="fast:multi_source_paths"),
     Family("BF", f"Bellman-Ford, stride + flag, early exit (bodra); negative weights, "
                  f"negative-cycle detection; int32 only; {_SSSP}", all_pairs=False,
            int32="bodra:bf_stride_flag", int32_pred="bodra:bf_stride_flag",

@@ -29,6 +29,7 @@ from ..solver import DenseInPlaceSolver
 CU = gpu.cu_path(__file__, "product.cu")
 SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
 PRODUCT_KERNELS = ("tiled", "blocked")
+PRODUCTS = PRODUCT_KERNELS + ("fast",)  # "fast": product_fast.py (issue [peak])
 TILE = 16          # tiled kernel: block 16 x 16, one output entry per thread
 BLOCK_THREADS = 256
 FW_BLOCK_MAX = 128  # largest base case of the in-block FW kernel (64 KB of int32 in shared memory)
@@ -234,21 +235,33 @@ class MinPlusSquaring(DenseInPlaceSolver):
     on one matrix. In place is safe for the same reason as in R-Kleene: every value read is a
     real path length no larger than the entry at the start of the launch, so after s launches
     D is no larger than the out-of-place D^(2^s) and the result is exact. ``stats`` gives
-    ``minplus_ops`` (s * n^3) for the notebook's operations per second.
+    ``minplus_ops`` (s * n^3) for the notebook's operations per second. ``kernel="fast"``
+    (issue [peak], product_fast.py) pads n to a multiple of 128 and uses ``variant``'s tiles.
     """
 
-    def __init__(self, graph, sources=None, kernel: str = "blocked"):
+    def __init__(self, graph, sources=None, kernel: str = "blocked", variant: str | None = None):
         super().__init__(graph, sources)
-        if kernel not in PRODUCT_KERNELS:
-            raise InputError(f"{type(self).__name__}: kernel must be one of {PRODUCT_KERNELS}, "
-                             f"got {kernel!r}")
+        if kernel not in PRODUCTS:
+            raise InputError(f"{type(self).__name__}: kernel must be one of {PRODUCTS}, got {kernel!r}")
         self.kernel = kernel
+        self.variant = variant
         self.squarings = squarings_needed(graph.n)
 
+    def bytes_needed(self) -> int:
+        if self.kernel == "fast":
+            from .product_fast import padded_bytes
+            return padded_bytes(self.graph)
+        return super().bytes_needed()
+
     def setup(self):
-        self.setup_matrix()
-        self.launcher = Launcher(self.d, self.kernel)
-        n = self.graph.n
+        if self.kernel == "fast":
+            from .product_fast import DEFAULT_VARIANT, FastLauncher, setup_padded
+            setup_padded(self)
+            self.launcher = FastLauncher(self.d, self.variant or DEFAULT_VARIANT, split_k=False)
+        else:
+            self.setup_matrix()
+            self.launcher = Launcher(self.d, self.kernel)
+        n = self.d.shape[0]
         for _ in range(self.squarings):
             self.launcher.add_product(Product((0, 0), (0, 0), (0, 0), n, n, n))
         self.stats = dict(self.launcher.stats, squarings=self.squarings, kernel=self.kernel)

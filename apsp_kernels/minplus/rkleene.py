@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..solver import DenseInPlaceSolver
-from .product import FW_BLOCK_MAX, PRODUCT_KERNELS, Launcher, Product
+from .product import FW_BLOCK_MAX, PRODUCTS, Launcher, Product
 
 DEFAULT_THRESHOLD = 16
 OP_BASE, OP_PRODUCT = 0, 1
@@ -42,9 +42,10 @@ class BaseCase:
     b: int
 
 
-def split(size: int) -> tuple[int, int]:
-    """Sizes of A and D for a diagonal block of ``size`` >= 2: ceil(size/2), floor(size/2)."""
-    a = (size + 1) // 2
+def split(size: int, align: int = 1) -> tuple[int, int]:
+    """Sizes of A and D for a diagonal block of ``size`` >= 2: ceil(size/2), floor(size/2), or
+    with ``align`` > 1 (``size`` a multiple of it) the nearest split into multiples of ``align``."""
+    a = align * ((size // align + 1) // 2)
     return a, size - a
 
 
@@ -56,18 +57,24 @@ def check_threshold(threshold, who: str = "rkleene", limit: int | None = FW_BLOC
     return t
 
 
-def plan(n: int, threshold: int = DEFAULT_THRESHOLD) -> list:
-    """The steps of R-Kleene on an n x n matrix, in order: BaseCase and Product items."""
+def plan(n: int, threshold: int = DEFAULT_THRESHOLD, align: int = 1) -> list:
+    """The steps of R-Kleene on an n x n matrix, in order: BaseCase and Product items.
+
+    ``align`` > 1 splits at multiples of it (n and ``threshold`` must be multiples too), so
+    every block is whole tiles of that size (the fast kernels need this).
+    """
     if n < 1:
         raise InputError(f"rkleene needs n >= 1, got {n}")
     threshold = check_threshold(threshold, limit=None)
+    if align < 1 or n % align or threshold % align:
+        raise InputError(f"rkleene: n={n} and threshold={threshold} must be multiples of align={align}")
     steps: list = []
 
     def rk(r0: int, size: int) -> None:
         if size <= threshold:
             steps.append(BaseCase(r0, size))
             return
-        a, d = split(size)
+        a, d = split(size, align)
         ra, rd = r0, r0 + a               # A at (ra, ra), B at (ra, rd), C at (rd, ra), D at (rd, rd)
         A, B, C, D = (ra, ra), (ra, rd), (rd, ra), (rd, rd)
         rk(ra, a)
@@ -104,8 +111,13 @@ def plan_counts(n: int, threshold: int = DEFAULT_THRESHOLD) -> dict:
             "minplus_ops": sum(p.ops for p in products) + sum(b.b ** 3 for b in bases)}
 
 
-def build_launcher(mat, threshold: int = DEFAULT_THRESHOLD, product: str = "blocked") -> Launcher:
-    """A :class:`Launcher` holding every launch of R-Kleene on the square cupy matrix ``mat``."""
+def build_launcher(mat, threshold: int = DEFAULT_THRESHOLD, product: str = "blocked",
+                   **fast) -> Launcher:
+    """A :class:`Launcher` holding every launch of R-Kleene on the square cupy matrix ``mat``
+    (``product="fast"``: :func:`.rkleene_fast.build_fast_launcher`, ``fast`` its options)."""
+    if product == "fast":
+        from .rkleene_fast import build_fast_launcher
+        return build_fast_launcher(mat, threshold, **fast)
     if mat.ndim != 2 or mat.shape[0] != mat.shape[1]:
         raise InputError(f"rkleene needs a square matrix, got shape {tuple(mat.shape)}")
     threshold = check_threshold(threshold)
@@ -128,27 +140,46 @@ class RKleene(DenseInPlaceSolver):
     """R-Kleene on the GPU (pandey Fig. 7): host recursion, product kernel, in-block FW base.
 
     ``threshold``: largest diagonal block closed by FW (1..128, paper: 16);
-    ``product``: ``"blocked"`` (register-blocked, fast) or ``"tiled"`` (the paper's Fig. 10);
+    ``product``: ``"blocked"`` (register-blocked, fast) or ``"tiled"`` (the paper's Fig. 10),
+    or ``"fast"`` (issue [peak]: :mod:`.rkleene_fast`; the matrix is padded to a multiple of
+    128, ``threshold`` is the FW leaf, 64 or 128, ``variant`` and ``split_k`` tune the product);
     ``cuda_graph``: replay the same launch sequence as one CUDA graph (removes the host's
     per-launch cost; the kernels and their order are unchanged).
     """
 
     def __init__(self, graph, sources=None, threshold: int = DEFAULT_THRESHOLD,
-                 product: str = "blocked", cuda_graph: bool = False):
+                 product: str = "blocked", cuda_graph: bool = False, variant: str | None = None,
+                 split_k: bool = True):
         super().__init__(graph, sources)
         name = type(self).__name__
         self.threshold = check_threshold(threshold, name)
-        if product not in PRODUCT_KERNELS:
-            raise InputError(f"{name}: product must be one of {PRODUCT_KERNELS}, got {product!r}")
+        if product not in PRODUCTS:
+            raise InputError(f"{name}: product must be one of {PRODUCTS}, got {product!r}")
         self.product = product
         self.cuda_graph = bool(cuda_graph)
+        self.fast = {}
+        if product == "fast":
+            from .rkleene_fast import check_leaf
+            check_leaf(self.threshold, name)
+            self.fast = {"split_k": bool(split_k), **({"variant": variant} if variant else {})}
+
+    def bytes_needed(self) -> int:
+        if self.product == "fast":
+            from .product_fast import padded_bytes
+            return padded_bytes(self.graph)
+        return super().bytes_needed()
 
     def setup(self):
-        self.setup_matrix()
-        self.launcher = build_launcher(self.d, self.threshold, self.product)
+        if self.product == "fast":
+            from .product_fast import setup_padded
+            setup_padded(self)
+        else:
+            self.setup_matrix()
+        self.launcher = build_launcher(self.d, self.threshold, self.product, **self.fast)
         if self.cuda_graph:
             self.launcher.capture()
-        self.stats = dict(self.launcher.stats, threshold=self.threshold, product=self.product)
+        self.stats = dict(self.launcher.stats, threshold=self.threshold, product=self.product,
+                          n_padded=self.d.shape[0])
 
     def compute(self):
         self.launcher.run()

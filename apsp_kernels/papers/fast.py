@@ -12,3 +12,34 @@ PAPER = {
 }
 
 METHODS: list[Method] = []
+
+_RK = "apsp_kernels.minplus.rkleene:RKleene"
+_SQ = "apsp_kernels.minplus.product:MinPlusSquaring"
+METHODS += [
+    Method("fast", "rkleene", _RK, figure="pandey Fig. 6/7 (issue [peak])",
+           params=(("threshold", 128), ("product", "fast"), ("cuda_graph", True)),
+           description="pandey's R-Kleene near the DPX limit: n padded to 128-multiples, 128 x 128 "
+                       "tiles with a cp.async pipeline, register-resident FW leaves of 128, the two "
+                       "independent products of each step in one launch, under-filled products split "
+                       "along k (atomicMin), the whole sequence one CUDA graph"),
+    Method("fast", "minplus_squaring", _SQ, figure="pandey Fig. 10 (issue [peak])",
+           params=(("kernel", "fast"),),
+           description="the fast (min,+) product timed as ceil(log2(n-1)) in-place squarings "
+                       "D <- min(D, D*D) on the padded matrix (an APSP, so the oracle checks it)"),
+]
+
+METHODS += [
+    Method("fast", "sssp_worklist", "apsp_kernels.sssp_worklist.worklist:WorklistSSSP",
+           figure="liu Fig. 3/4, bodra Table 1, okuyama §4 (SSSP on road networks)",
+           description="asynchronous worklist SSSP in one persistent launch: a vertex is queued when "
+                       "its distance drops and relaxed with the newest distances; block-local rounds, "
+                       "a global ring for the surplus; predecessors from a final pass"),
+    Method("fast", "multi_source", "apsp_kernels.multi_source.solver:MultiSourceSSSP",
+           figure="okuyama Fig. 10-13, Table 1 (SSSP-based APSP)",
+           description="K sources per pass: (min,+) SpMM pull over K-wide vertex-major distance rows, "
+                       "restricted to changed (vertex, chunk) pairs, swept in place to a fixed point"),
+    Method("fast", "multi_source_paths", "apsp_kernels.multi_source.solver:MultiSourceSSSP",
+           figure="okuyama Fig. 14 (APSP with paths)", params=(("parents", True),),
+           description="the same with predecessors (a kernel over the reverse CSR; a tight-arc "
+                       "BFS when a weight is zero)"),
+]

@@ -1,0 +1,76 @@
+"""okuyama's SSSP-based APSP (Fig. 10-13, Table 1) with the multi-source pull of ``pull.py``.
+
+The sources are split into passes of ``K`` (all of them when they fit: K = n is all pairs in one
+pass); each pass is a (min,+) SpMM pull to a fixed point on the device (see ``pull.cu``), and its
+rows are copied into the (len(sources), n) result. Non-negative weights, zero included.
+"""
+from __future__ import annotations
+
+from .. import gpu
+from ..errors import InputError
+from ..solver import Solution, Solver
+from . import pull
+
+AUTO_ENTRIES = 1 << 26  # "auto" K: about 64M distances (256 MB) in the working matrix
+
+
+def auto_k(n: int, count: int) -> int:
+    """All sources when n * count <= AUTO_ENTRIES, else the largest multiple of 128 that fits."""
+    if n * count <= AUTO_ENTRIES:
+        return count
+    return int(min(count, max(128, AUTO_ENTRIES // n // 128 * 128)))
+
+
+class MultiSourceSSSP(Solver):
+    """Distances (and with ``parents`` predecessors) from every source, K sources per pass.
+
+    ``K``: sources per pass (int or "auto"); ``check_every``/``max_batch``/``blocks_per_sm``: see
+    :class:`~apsp_kernels.multi_source.pull.MultiSourcePull`.
+    """
+
+    all_pairs = False
+
+    def __init__(self, graph, sources=None, K="auto", check_every=8, max_batch=64, blocks_per_sm=8,
+                 parents=False):
+        super().__init__(graph, sources)
+        count = max(len(self.sources), 1)
+        if K == "auto":
+            K = auto_k(graph.n, count)
+        elif isinstance(K, str) or int(K) != K or int(K) < 1:
+            raise InputError(f"{type(self).__name__}: K must be a positive int or 'auto', got {K!r}")
+        self.K = min(int(K), count)
+        self.parents = bool(parents)
+        self.pull = pull.MultiSourcePull(graph, self.K, check_every, max_batch, blocks_per_sm)
+        self.passes = [(lo, min(lo + self.K, len(self.sources))) for lo in range(0, len(self.sources), self.K)]
+        self.stats = {"K": self.K, "passes": len(self.passes), "check_every": int(check_every),
+                      "max_batch": self.pull.max_batch, "blocks_per_sm": int(blocks_per_sm)}
+
+    def bytes_needed(self) -> int:
+        g, k = self.graph, len(self.sources)
+        out = k * g.n * (g.dtype.itemsize + (4 if self.parents else 0))
+        return out + pull.bytes_needed(g, self.K, contiguous=False, predecessors=self.parents)
+
+    def setup(self):
+        cp = gpu.cupy()
+        g = self.graph
+        self.pull.setup()
+        self.dev_sources = cp.asarray(self.sources, dtype=cp.int32)
+        self.out = cp.empty((len(self.sources), g.n), dtype=g.dtype)
+        self.out_pred = cp.empty((len(self.sources), g.n), dtype=cp.int32) if self.parents else None
+
+    def compute(self):
+        sweeps = launches = checks = 0
+        for lo, hi in self.passes:
+            ids = self.dev_sources[lo:hi]
+            sweeps += self.pull.run(ids)
+            launches += self.pull.stats["launches"]
+            checks += self.pull.stats["host_checks"]
+            self.out[lo:hi] = self.pull.D[:, : hi - lo].T
+            if self.parents:
+                self.pull.predecessors(ids, self.out_pred[lo:hi])
+        self.stats.update(sweeps=sweeps, launches=launches, host_checks=checks,
+                          KP=self.pull.kp, grid=self.pull.stats.get("grid"))
+
+    def solution(self) -> Solution:
+        return Solution(self.out, self.sources, self.graph.n, pred=self.out_pred, stats=self.stats)
+
