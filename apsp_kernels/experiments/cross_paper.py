@@ -47,7 +47,7 @@ def config(profile: str) -> dict:
         "sizes": choose(profile, smoke=(64, 128), default=(1024, 2048, 4096, 8192, 16384, 32768)),
         "roads": choose(profile, smoke=(), default=("NY", "BAY")),
         "repeats": choose(profile, smoke=1, default=3, paper=5),
-        "cap_s": choose(profile, smoke=1.0, default=2.0, paper=10.0),  # predicted time per repetition
+        "cap_s": choose(profile, smoke=1.0, default=3.0, paper=10.0),  # predicted time per repetition
         "long_run_s": 0.2,  # runs predicted above this are repeated once
     }
 

@@ -1,0 +1,43 @@
+"""The fast paths' targets table (apsp_kernels.experiments.peak_targets) from given records."""
+import json
+
+import numpy as np
+
+from apsp_kernels.experiments import peak_targets as pt
+from apsp_kernels.records import Record
+
+
+def rec(key, graph, ms, verified=True, stats=None):
+    paper, method = key.split(":")
+    return Record(paper=paper, experiment="x", method=method, graph=graph, n=0, m=0, time_ms_median=ms,
+                  verified=verified, stats=json.dumps(stats or {}))
+
+
+PEAKS = {"peak_int32": 16e12, "peak_float32": 15e12, "product_4096": 14e12, "product_8192": 14.5e12}
+
+
+def test_targets_met_and_missed_with_ratios():
+    apsp = [rec("fast:rkleene", "4-regular-8192", 30.0), rec("fast:rkleene", "4-regular-32768", 2400.0)]
+    sssp = [rec("fast:sssp_worklist", "NY", 6.0, stats={"relaxations": 10, "work_vs_dijkstra": 2.5}),
+            rec("liu:sssp_spmv", "NY", 12.0)]
+    extra = [rec("fast:rkleene", "4-regular-16384-f32", 400.0), rec("fast:multi_source", "random-4677", 2.0),
+             rec("okuyama:dijkstra_rustworkx", "random-4677", 400.0)]
+    t = pt.table(apsp, sssp, PEAKS, extra).set_index("target")
+
+    product = t.loc["(min,+) product alone, int32, n >= 4096"]
+    assert np.isclose(product["ratio"], 14.5 / 16) and bool(product["met"])
+    assert bool(t.loc["dense APSP int32, n = 8192", "met"])
+    assert not bool(t.loc["dense APSP int32, n = 32768", "met"])
+    assert np.isclose(t.loc["dense APSP int32, n = 32768", "ratio"], 32768 ** 3 / 2.4 / 16e12)
+    ny = t.loc["SSSP from vertex 0 of NY"]
+    assert not bool(ny["met"]) and np.isclose(ny["ratio"], 2.0) and "2.50 x m log2 n" in ny["note"]
+    assert t.loc["SSSP from vertex 0 of BAY", "measured"] == "not measured"
+    assert bool(t.loc["sparse APSP, okuyama random 4677 / 16K", "met"])
+    f32 = t.loc["dense APSP float32, n = 16384"]
+    assert np.isclose(f32["ratio"], 16384 ** 3 / 0.4 / 15e12) and not bool(f32["met"])
+
+
+def test_unverified_runs_do_not_count():
+    apsp = [rec("fast:rkleene", "4-regular-8192", 1.0, verified=False)]
+    t = pt.table(apsp, [], PEAKS, []).set_index("target")
+    assert t.loc["dense APSP int32, n = 8192", "measured"] == "not measured"
