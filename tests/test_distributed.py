@@ -188,7 +188,9 @@ def gated_dijkstra(graph, sources, matrix):
     return csgraph.dijkstra(matrix, directed=True, indices=sources), np.inf, {}
 
 
-def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tmp_path):
+def kill_a_worker_mid_run(client, tmp_path, workers: int):
+    """Run all sources with gated blocks, SIGKILL one worker while it holds a gated block, open the
+    gate: the run completes, each block is committed exactly once, and the answer is the oracle's."""
     from distributed import Event
     g = road(160, seed=5)
     out = tmp_path / "rows"
@@ -198,8 +200,8 @@ def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tm
     thread.start()
     wait_for(lambda: (out / "blocks").is_dir() and RowStore(out).committed() >= {0, 1},
              "the two ungated blocks")
-    wait_for(lambda: sum(map(len, client.processing().values())) >= 2
-             and all(client.processing().values()), "both workers busy on gated blocks")
+    wait_for(lambda: sum(map(len, client.processing().values())) >= workers
+             and all(client.processing().values()), "every worker busy on gated blocks")
     pids = client.run(os.getpid)
     victim = sorted(pids)[0]
     os.kill(pids[victim], signal.SIGKILL)
@@ -216,7 +218,22 @@ def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tm
     one, _ = reduce_in_blocks(g, g.n)
     assert np.allclose(run.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
     assert run.reductions.summary() == one.summary()
-    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == 2, "the nanny's restart")
+    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == workers, "the nanny's restart")
+    Event(GATE, client=client).clear()
+
+
+def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tmp_path):
+    kill_a_worker_mid_run(client, tmp_path, workers=2)
+
+
+def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
+    # the graph lived on that worker alone: it must come back (a task result, not scattered data)
+    alone = cluster.local(cpu_workers=1)
+    try:
+        kill_a_worker_mid_run(alone, tmp_path, workers=1)
+    finally:
+        alone.close()
+        alone.cluster.close()
 
 
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):

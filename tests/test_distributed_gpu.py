@@ -97,6 +97,8 @@ def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
 
 
 def test_bulk_instances_on_the_gpus(client):
+    import cupy
+    client.wait_for_workers(cupy.cuda.runtime.getDeviceCount(), timeout=TIMEOUT)
     res = bulk_instances(client, 256, 128, verify_per_task=2, progress=False)
     assert res["on_gpu"] and res["verified"]
     assert res["instances"]["instance"].tolist() == list(range(256))

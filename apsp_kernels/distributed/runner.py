@@ -11,8 +11,9 @@
 
 Everything is checked before the first task (InputError): the graph and sources, the block
 solver for the workers' kind, the device memory of one block on the smallest worker and the
-disk bytes of the rows. The graph goes to each worker once (a broadcast scatter); each block is
-one task; results merge on the client as blocks finish, under a tqdm bar.
+disk bytes of the rows. The graph goes to each worker once (the result of one task, replicated:
+unlike scattered data, the scheduler recomputes it if every worker holding it dies); each block
+is one task; results merge on the client as blocks finish, under a tqdm bar.
 """
 from __future__ import annotations
 
@@ -35,6 +36,17 @@ from .row_store import RowStore, bytes_upper_bound, fingerprint
 from .tasks import run_block, worker_facts
 
 WHO = "distributed.all_sources"
+
+
+def _graph_task(graph: Graph) -> Graph:
+    return graph
+
+
+def share_graph(client, graph: Graph, token: str):
+    """The graph on every worker, as a task result (recomputable when its holders die)."""
+    future = client.submit(_graph_task, graph, key=f"apsp-graph-{token[-12:]}-{time.time_ns()}", pure=False)
+    client.replicate([future])
+    return future
 
 
 @dataclass
@@ -130,7 +142,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, b
             todo.append(b)
     started = time.perf_counter()
     token = fingerprint(graph)
-    shared = client.scatter(graph, broadcast=True, hash=False) if todo else None
+    shared = share_graph(client, graph, token) if todo else None
     futures = [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
                              edges, str(p["store"]) if p["store"] else None, pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")

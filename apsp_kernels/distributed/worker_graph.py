@@ -1,6 +1,6 @@
-"""The graph on a worker: deserialised once per worker (a broadcast scatter) and uploaded once.
+"""The graph on a worker: deserialised once per worker (a replicated task result) and uploaded once.
 
-Tasks get the scattered host Graph and its token; :func:`on_device` returns this process's
+Tasks get the shared host Graph and its token; :func:`on_device` returns this process's
 copy on its device (CSR arrays as cupy on a GPU worker), made on the first task and reused by
 every later one. One graph is kept: a new token frees the previous one.
 """
