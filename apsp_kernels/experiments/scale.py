@@ -31,7 +31,7 @@ PAPER = "scale"
 
 def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
            block_size: int | None = None) -> dict:
-    """Sizes per profile; default fits about 8 minutes on two H200 (both GPU runs included)."""
+    """Sizes per profile; default fits about 5 minutes on two H200 (both GPU runs included)."""
     check(profile)
     smoke = profile == "smoke"
     return {
@@ -41,14 +41,14 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "road_stand_in_n": 400 if smoke else None,  # smoke: a small road-like stand-in
         "gpus": int(gpus),
         "block_size": block_size or choose(profile, smoke=64, default=1024),
-        "estimate_sample": choose(profile, smoke=32, default=2048),
+        "estimate_sample": choose(profile, smoke=32, default=1024),
         # seconds a road run may take; longer runs are a labelled sample of the sources
-        "budget_s": choose(profile, smoke=60, default=120, paper=1800),
-        "cpu_sample": choose(profile, smoke=32, default=512, paper=2048),
+        "budget_s": choose(profile, smoke=60, default=75, paper=1800),
+        "cpu_sample": choose(profile, smoke=32, default=256, paper=2048),
         "verify_sources": choose(profile, smoke=4, default=8),
         "gnutella": None if smoke else "gnutella30",
         "gnutella_stand_in_n": 200 if smoke else None,
-        "gnutella_budget_s": choose(profile, smoke=60, default=90, paper=900),
+        "gnutella_budget_s": choose(profile, smoke=60, default=45, paper=900),
         "bulk_m": choose(profile, smoke=8, default=16384),
         "bulk_n": choose(profile, smoke=64, default=1024),
     }
