@@ -43,7 +43,7 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "block_size": block_size or choose(profile, smoke=64, default=1024),
         "estimate_sample": choose(profile, smoke=32, default=1024),
         # seconds a road run may take; longer runs are a labelled sample of the sources
-        "budget_s": choose(profile, smoke=60, default=75, paper=1800),
+        "budget_s": choose(profile, smoke=60, default=240, paper=1800),
         "cpu_sample": choose(profile, smoke=32, default=256, paper=2048),
         "verify_sources": choose(profile, smoke=4, default=8),
         "gnutella": None if smoke else "gnutella30",
