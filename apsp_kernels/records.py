@@ -84,7 +84,10 @@ COLUMNS = [f.name for f in fields(Record)]
 
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str:
-    """Short commit of the checkout (+dirty); ``APSP_GIT_COMMIT`` where the copy has no .git."""
+    """``APSP_GIT_COMMIT`` when set (a copy of the tree made elsewhere, e.g. on a GPU host, may
+    sit inside another repository), else the short commit of the checkout (+dirty)."""
+    if os.environ.get("APSP_GIT_COMMIT"):
+        return os.environ["APSP_GIT_COMMIT"]
     try:
         root = Path(__file__).resolve().parent.parent
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
@@ -95,7 +98,7 @@ def git_commit() -> str:
             return out.stdout.strip() + ("+dirty" if dirty else "")
     except Exception:
         pass
-    return os.environ.get("APSP_GIT_COMMIT", "")
+    return ""
 
 
 @functools.lru_cache(maxsize=1)

@@ -98,3 +98,13 @@ def test_negative_weights_rejected_by_fw():
     g = Graph.from_edges(2, [0], [1], [-1])
     with pytest.raises(ValueError, match="FloydWarshallSerial needs non-negative"):
         FloydWarshallSerial(g)
+
+
+def test_an_explicit_commit_wins_over_the_repository_around_the_tree(monkeypatch):
+    from apsp_kernels import records
+    monkeypatch.setenv("APSP_GIT_COMMIT", "abc1234")
+    records.git_commit.cache_clear()
+    try:
+        assert records.git_commit() == "abc1234"
+    finally:
+        records.git_commit.cache_clear()
