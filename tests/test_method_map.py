@@ -271,18 +271,3 @@ def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_m():
     g = generators.random_digraph(4096, 16384, w_max=10, seed=0)
     est, note = auto._estimate(FAMILIES["D"], table, g, g.n, False)
     assert "n=4096" in note and est == pytest.approx(0.1 * 2 * 4096)
-
-
-def test_a_method_far_slower_than_the_cell_winner_leaves_its_series(monkeypatch):
-    timer = FakeTimer()
-    monkeypatch.setattr(mm.timing, "run", timer)
-    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random",),
-           "cap_s": 100.0, "budget_s": 1e9, "dominated_x": 1.1}
-    df = mm.frame(mm.sweep(cfg, methods=[DENSE, SSSP]).records)
-    dense = df[(df["key"] == DENSE.key)].set_index("n")  # (n/64)^3 = 1 ms vs 64 sources x 128 arcs x 1e-4
-    assert dense.loc[64, "time_ms"] == 1.0
-    assert dense.loc[128, "skipped"].startswith(f"dominated: ") and (DENSE.key, "apsp", 128) not in timer.calls
-    assert "x slower than " + SSSP.key in dense.loc[128, "skipped"]
-    assert (SSSP.key, "apsp", 128) in timer.calls  # the winner goes on
-    cov = mm.coverage(df).set_index(["key", "problem"])
-    assert "dominated: 1" in cov.loc[(DENSE.key, "apsp"), "skips"]

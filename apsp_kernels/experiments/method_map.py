@@ -13,10 +13,7 @@ Runs are planned per series (method, problem, topology, density) in increasing n
 time is predicted from the series' smaller sizes (n^3 for dense all-pairs methods, sources x m
 for SSSP-based ones, with the growth observed so far when it is steeper) and a run predicted
 above the per-run cap, or past the sweep's time budget, is recorded as skipped with the
-prediction. A GPU method more than ``dominated_x`` times slower than a cell's winner leaves
-its series (recorded as skipped, with the ratio): it cannot win the next sizes, and the budget
-goes to the methods that can. Every timed run is verified against the SciPy oracle (sampled
-rows on big graphs).
+prediction. Every timed run is verified against the SciPy oracle (sampled rows on big graphs).
 
 The verified, fully measured GPU runs become the decision table that
 ``apsp_kernels.shortest_path(method="auto")`` reads (:func:`write_decision_table`). The
@@ -59,9 +56,7 @@ def config(profile: str) -> dict:
         "host_cap_s": choose(profile, smoke=1.0, default=1.0, paper=10.0),
         "min_sources": 32,     # GPU methods batch sources: fewer would understate them
         "host_min_sources": 4,
-        "budget_s": choose(profile, smoke=120.0, default=300.0, paper=3600.0),
-        # a method this many times slower than a cell's winner leaves its series
-        "dominated_x": choose(profile, smoke=math.inf, default=16.0, paper=math.inf),
+        "budget_s": choose(profile, smoke=120.0, default=240.0, paper=3600.0),
         "oracle_arcs": choose(profile, smoke=1 << 20, default=1 << 24, paper=1 << 26),
         "repeats": choose(profile, smoke=1, default=3, paper=5),
         "long_run_s": 0.05,  # runs predicted above this are repeated once
@@ -318,7 +313,6 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
             continue
         out.cells.append({**cell, "m": g.m, "graph": g.name, "generate_s": clock() - t0,
                           "status": "built"})
-        first = len(out.records)
         for method, per_src in entries:
             probe = None
             for problem in (("sssp", "apsp") if per_src else ("apsp",)):
@@ -339,26 +333,7 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
                         probe = ms
                 elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
                     stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
-        stopped.update(dominated(out.records[first:], g, cell["series"], cfg["dominated_x"]))
         del g
-    return out
-
-
-def dominated(records, graph: Graph, series: str, factor: float) -> dict:
-    """Series keys of the GPU methods more than ``factor`` times slower than the fastest
-    verified GPU run of the same problem on ``graph``, with the reason."""
-    out = {}
-    for problem in PROBLEMS:
-        runs = [r for r in records if r.graph == graph.name and r.experiment == problem
-                and r.timing_scope != "cpu" and r.verified and math.isfinite(r.time_ms_median)]
-        if not runs:
-            continue
-        best = min(runs, key=lambda r: r.time_ms_median)
-        for r in runs:
-            ratio = r.time_ms_median / best.time_ms_median
-            if ratio > factor:
-                out[(f"{r.paper}:{r.method}", problem, series)] = (
-                    f"dominated: {ratio:.0f}x slower than {best.paper}:{best.method} at n={graph.n}")
     return out
 
 
@@ -420,7 +395,7 @@ def coverage(df: pd.DataFrame) -> pd.DataFrame:
     """Per method and problem: runs measured, verified, extrapolated, skipped (and why)."""
     def reasons(s):
         kinds = s[s != ""].str.extract(r"^(error|predicted|graph not built|the sweep|skipped after"
-                                       r"|dominated|no CUDA)", expand=False).fillna("other")
+                                       r"|no CUDA)", expand=False).fillna("other")
         return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
     g = df.groupby(["key", "problem"])
     return pd.DataFrame({"measured": g["time_ms"].count(), "verified": g["ok"].sum(),
