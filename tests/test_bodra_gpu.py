@@ -8,6 +8,7 @@ from apsp_kernels.errors import DatasetUnavailable, InputError
 from apsp_kernels.experiments import bodra as exp
 from apsp_kernels.graph import Graph
 from apsp_kernels.timing import run
+import helpers
 
 pytestmark = pytest.mark.gpu
 
@@ -40,11 +41,7 @@ IDS = [g.name for g in GRAPHS]
 
 
 def solve(name, g, sources=None, **params):
-    solver = registry.get("bodra", name).make(g, sources=sources, **params)
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    return solver
+    return helpers.solve("bodra", name, g, sources=sources, **params)
 
 
 def check(solver, g):

@@ -5,7 +5,6 @@ import os
 import signal
 import sys
 import threading
-import time
 
 import cloudpickle
 import networkx as nx
@@ -21,17 +20,14 @@ from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
+import helpers
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the gated solver runs on workers
 TIMEOUT = 60
 
 
 def wait_for(condition, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    helpers.wait_for(condition, what, timeout)
 
 
 @pytest.fixture(scope="module")

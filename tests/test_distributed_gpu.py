@@ -4,7 +4,6 @@ import os
 import signal
 import sys
 import threading
-import time
 
 import cloudpickle
 import numpy as np
@@ -14,6 +13,7 @@ from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_instances, cluster
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
+import helpers
 
 pytestmark = pytest.mark.gpu
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -23,11 +23,7 @@ GATE = "apsp-gpu-kill-test"
 
 
 def wait_for(condition, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
+    helpers.wait_for(condition, what, timeout, poll=0.1)
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,13 @@ batches split along k, R-Kleene's aliasing) against numpy, fast R-Kleene against
 import numpy as np
 import pytest
 
-from apsp_kernels import gpu, oracle, registry
+from apsp_kernels import gpu, oracle
 from apsp_kernels.graph import Graph
 from apsp_kernels.inf import INF_INT32, from_public, inf_for
 from apsp_kernels.minplus import product as prod
 from apsp_kernels.minplus import product_fast as pf
 from apsp_kernels.minplus.rkleene_fast import build_fast_launcher
+import helpers
 
 pytestmark = pytest.mark.gpu
 DTYPES = [np.int32, np.float32]
@@ -152,16 +153,11 @@ def test_measure_product_checks_its_rows(dtype):
 
 # ----------------------------------------------------------------------------- fast R-Kleene
 def solve(name, g, **params):
-    solver = registry.get("fast", name).make(g, **params)
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    return solver
+    return helpers.solve("fast", name, g, **params)
 
 
 def assert_exact(solver, g):
-    res = oracle.verify(solver.solution(), g)
-    assert res["verified"], (g.name, res)
+    helpers.assert_exact(solver, g)
     assert solver.solution().to_numpy().shape == (g.n, g.n)
 
 

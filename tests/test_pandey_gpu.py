@@ -9,6 +9,7 @@ from apsp_kernels.minplus import product as prod
 from apsp_kernels.minplus.cpu import certify
 from apsp_kernels.minplus.rkleene import build_launcher, rkleene_inplace
 from apsp_kernels.timing import run
+import helpers
 
 pytestmark = pytest.mark.gpu
 
@@ -30,16 +31,10 @@ def random_graph(n, seed, density=0.3, isolated=1, dtype=np.int32):
 
 
 def run_solver(name, g, **params):
-    solver = registry.get("pandey", name).make(g, **params)
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    return solver
+    return helpers.solve("pandey", name, g, **params)
 
 
-def assert_exact(solver, g):
-    res = oracle.verify(solver.solution(), g)
-    assert res["verified"], (g.name, res)
+assert_exact = helpers.assert_exact
 
 
 # ----------------------------------------------------------------------- product on views
