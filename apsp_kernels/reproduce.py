@@ -96,8 +96,12 @@ def write_run_json(out_dir: Path, info: dict, title: str) -> None:
 
 def new_run_info(notebook: Path, profile: str) -> dict:
     """run.json's keys for a run starting now in this process, status 'failed' until it succeeds."""
+    identity = multi_gpu.gpu_identity()
+    if identity and uses_every_gpu(notebook):
+        gpus = multi_gpu.visible_gpus()
+        identity = {"index": "all: " + ", ".join(gpus), "name": identity["name"], "uuid": ""}
     return {"notebook": notebook.stem, "profile": profile, "device": gpu.device_info()["device"],
-            "device_info": gpu.device_info(), "gpu": multi_gpu.gpu_identity(),
+            "device_info": gpu.device_info(), "gpu": identity,
             "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""}
 

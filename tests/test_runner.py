@@ -156,6 +156,10 @@ def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, mo
     assert out.index("with every GPU of the host, alone: a_whole_host") > out.index("b_tiny: ok")
     for stem in ("a_whole_host", "b_tiny", "c_tiny"):
         assert json.loads((results / stem / "run.json").read_text())["status"] == "ok"
+    monkeypatch.setattr(multi_gpu, "gpu_identity", lambda: {"index": "0", "name": "Fake GPU", "uuid": "u"})
+    whole_info = reproduce.new_run_info(notebooks / "a_whole_host.ipynb", "smoke")
+    assert whole_info["gpu"]["index"] == "all: 0, 1"
+    assert reproduce.new_run_info(notebooks / "b_tiny.ipynb", "smoke")["gpu"]["index"] == "0"
     assert not reproduce.uses_every_gpu(TINY)
 
 
