@@ -235,7 +235,7 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     g = road(100)
     est = estimate(g, client, sample=20, block_size=8, store_dir=tmp_path / "rows")
-    assert "estimate" in est["label"] and "20 of 100" in est["label"]
+    assert "estimate" in est["label"] and "16 of 100 sources in whole blocks" in est["label"]
     assert est["seconds"] > 0 and est["bytes_on_disk"] > 0
     assert not list(tmp_path.iterdir())
 
@@ -253,3 +253,16 @@ def test_bulk_instances_are_split_and_verified(client):
         bulk_instances(client, 4, 40, method="nope")
     with pytest.raises(InputError, match="m \\(instances\\)"):
         bulk_instances(client, 0, 40)
+
+
+def test_the_estimate_samples_whole_blocks_of_the_run():
+    from apsp_kernels.distributed.estimate import whole_blocks
+    ids = np.arange(100, dtype=np.int32)
+    picked = whole_blocks(ids, 20, 8, seed=3)
+    assert len(picked) == 16
+    starts = picked[::8]
+    assert all(s % 8 == 0 for s in starts) and all(np.array_equal(picked[i:i + 8], np.arange(s, s + 8))
+                                                   for i, s in zip(range(0, 16, 8), starts))
+    assert np.array_equal(whole_blocks(ids, 20, 8, seed=3), picked)  # seeded
+    assert len(whole_blocks(ids, 1, 64)) in (64, 36)  # at least one block, maybe the short last one
+

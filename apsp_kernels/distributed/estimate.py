@@ -1,8 +1,10 @@
 """Dry run: the time and disk bytes of a long all-sources run, estimated from a small sample.
 
-A warm-up block per worker first (graph upload, kernel compilation), then ``sample`` seeded
-sources run as the real run would (same block solver, same store format, in a temporary
-folder that is removed). Worker seconds per source x sources / workers estimates the wall time
+A warm-up block per worker first (graph upload, kernel compilation), then about ``sample``
+sources run as the real run would: whole blocks of the real run's partition, chosen by a seed
+(a block's cost depends on how near its sources lie to each other: consecutive ids of a road
+graph are neighbours, so a scattered sample of the same size costs several times more), with
+the same block solver and store format, in a temporary folder that is removed. Worker seconds per source x sources / workers estimates the wall time
 (it ignores the tail of the last blocks); the sample's bytes on disk per row x rows estimates
 the store. Every number is labelled an estimate.
 """
@@ -15,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..solver import checked_sources
+from .blocks import block_size_of, split
 from .runner import WHO, all_sources, sample as pick
 
 
@@ -30,13 +33,13 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     warm = pick(ids, max(1, min(workers, len(ids))), seed + 1)
     all_sources(graph, client, warm, block_size=1, block_solver=block_solver, bins=bins,
                 progress=False)
-    picked = pick(ids, min(sample, len(ids)), seed)
+    picked = whole_blocks(ids, sample, block_size, seed)
     tmp = None
     if store_dir is not None:
         Path(store_dir).parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=Path(store_dir).parent, prefix=".estimate-"))
     try:
-        run = all_sources(graph, client, picked, block_size=min(block_size, len(picked)),
+        run = all_sources(graph, client, picked, block_size=block_size_of(block_size),
                           block_solver=block_solver, reduce=reduce, bins=bins,
                           store=tmp / "rows" if tmp else None, progress=False)
         disk = run.store.nbytes_on_disk() / len(picked) * len(ids) if run.store else 0.0
@@ -45,11 +48,19 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
             shutil.rmtree(tmp, ignore_errors=True)
     per_source = float(np.sum(run.block_seconds)) / len(picked)
     seconds = per_source * len(ids) / max(workers, 1)
-    return {"label": f"estimate from a seeded sample of {len(picked)} of {len(ids)} sources "
+    return {"label": f"estimate from {len(picked)} of {len(ids)} sources in whole blocks of the run "
                      f"(seed {seed}) on {workers} workers",
             "seconds": seconds, "bytes_on_disk": disk, "seconds_per_source": per_source,
             "sample": len(picked), "sources": len(ids), "workers": workers,
             "block_solver": run.block_solver, "sample_wall_seconds": run.seconds}
+
+
+def whole_blocks(ids: np.ndarray, sample: int, block_size: int, seed: int = 0) -> np.ndarray:
+    """The sources of ``round(sample / block_size)`` (at least one) seeded blocks of the run's split."""
+    blocks = split(len(ids), block_size_of(block_size))
+    count = min(len(blocks), max(1, round(sample / block_size)))
+    chosen = np.sort(np.random.default_rng(seed).choice(len(blocks), size=count, replace=False))
+    return np.concatenate([ids[blocks[i].start:blocks[i].stop] for i in chosen])
 
 
 def describe(est: dict) -> str:
