@@ -122,6 +122,17 @@ class Solver:
     def solution(self) -> Solution:
         raise NotImplementedError
 
+    def solve_once(self, what: str = "") -> Solution:
+        """The lifecycle in one call, outside the timing harness: refuse before allocating when
+        the device memory is short (``what`` names the work in that error), set up, compute once."""
+        if self.on_gpu:
+            from . import gpu
+            gpu.require_memory(self.bytes_needed(), what or f"{type(self).__name__} on {self.graph.n} vertices")
+        self.setup()
+        self.reset()
+        self.compute()
+        return self.solution()
+
 
 class DenseInPlaceSolver(Solver):
     """All-pairs solvers that update the graph's dense matrix in place on the GPU.

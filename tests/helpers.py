@@ -8,9 +8,7 @@ from apsp_kernels import oracle, registry
 def solve(paper: str, name: str, graph, **params):
     """The registered method's solver after setup, reset and compute."""
     solver = registry.get(paper, name).make(graph, **params)
-    solver.setup()
-    solver.reset()
-    solver.compute()
+    solver.solve_once()
     return solver
 
 

@@ -30,9 +30,7 @@ def chain(n, w=3):
 
 def solve(method, g, sources, **params):
     s = method.make(g, sources=sources, **params)
-    s.setup()
-    s.reset()
-    s.compute()
+    s.solve_once()
     return s
 
 

@@ -121,3 +121,10 @@ def test_negative_weights_bound_counts_walks():
     g = Graph.from_edges(3, [0, 1], [1, 2], [-(2**29), 1])
     with pytest.raises(InputError, match="int32 distance limit"):
         g.check_int32_range("m")
+
+
+def test_solve_once_runs_the_lifecycle_and_returns_the_solution():
+    from apsp_kernels import oracle, registry
+    g = Graph.from_edges(4, [0, 1, 2], [1, 2, 3], [5, 1, 2], name="chain4")
+    sol = registry.get("pandey", "fw_serial").make(g).solve_once()
+    assert oracle.verify(sol, g)["verified"] and sol.to_numpy()[0, 3] == 8

@@ -24,9 +24,7 @@ def random_graph(n, m, seed, w_low=0, w_high=50, undirected=False, dtype=np.int3
 
 def solve(name, g, source, **params):
     solver = registry.get("liu", name).make(g, sources=[source], **params)
-    solver.setup()
-    solver.reset()
-    solver.compute()
+    solver.solve_once()
     return solver
 
 

@@ -18,9 +18,7 @@ def random_graph(n, m, seed, w_low=0, w_high=50, undirected=False, dtype=np.int3
 
 def run_spmv(g, source, **params):
     s = spmv.SpmvSSSP(g, sources=[source], **params)
-    s.setup()
-    s.reset()
-    s.compute()
+    s.solve_once()
     return s
 
 

@@ -155,12 +155,7 @@ def _run_family(fam, prep: Prepared, sources, predecessors: bool):
 
 
 def _run_method(method, g, sources, params, device: bool):
-    solver = method.make(g, sources=sources, **params)
-    gpu.require_memory(solver.bytes_needed(), f"{method.key} on {g.n} vertices")
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    sol = solver.solution()
+    sol = method.make(g, sources=sources, **params).solve_once(f"{method.key} on {g.n} vertices")
     dist = sol.rows(device=device)
     pred = sol.pred_rows(device=device)
     if pred is not None:

@@ -85,12 +85,7 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
         return multi_source_function()(graph, sources, stats=stats), graph.inf, stats
     paper, _, name = key.partition(":")
     solver = registry.get(paper, name).make(graph, sources=sources)
-    from .. import gpu
-    gpu.require_memory(solver.bytes_needed(), f"block solver {key} on {len(sources)} sources")
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    solution = solver.solution()
+    solution = solver.solve_once(f"block solver {key} on {len(sources)} sources")
     return solution.rows(device=True), np.inf, dict(solver.stats)
 
 

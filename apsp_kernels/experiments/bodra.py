@@ -381,11 +381,7 @@ def verify_fw_prefix(name: str, g: Graph, k: int, cfg: dict) -> tuple[bool, floa
     """Check a k-prefix of an FW variant on sampled rows (untimed rerun of the same kernels)."""
     try:
         solver = registry.get(PAPER, name).make(g, max_k=k)
-        gpu.require_memory(solver.bytes_needed(), f"{name} prefix check on {g.name}")
-        solver.setup()
-        solver.reset()
-        solver.compute()
-        sol = solver.solution()
+        sol = solver.solve_once(f"{name} prefix check on {g.name}")
         done = min(g.n, fw_units(name, g.n, k) * (TILE if name in TILED else 1))
         rows = sample_sources(g.n, cfg["fw_verify_rows"], cfg["seed"])
         got, pred = sol.rows(rows), sol.pred_rows(rows)

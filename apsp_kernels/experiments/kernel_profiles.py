@@ -116,11 +116,7 @@ def _run_target(target: str) -> None:
         product_fast.measure_product(8192, np.float32, "t128", repeats=1, warmup=0, check_rows=0)
     elif target == "worklist_ny":
         from .. import registry
-        solver = registry.get("fast", "sssp_worklist").make(datasets.load_or_stand_in("NY"), sources=[0])
-        solver.setup()
-        solver.reset()
-        solver.compute()
-        solver.solution()
+        registry.get("fast", "sssp_worklist").make(datasets.load_or_stand_in("NY"), sources=[0]).solve_once()
     elif target == "multi_source_ny":
         from ..multi_source.pull import multi_source_distances
         multi_source_distances(datasets.load_or_stand_in("NY"), np.arange(1024))

@@ -421,11 +421,7 @@ def path_check(cfg: dict, n: int | None = None) -> dict:
     count = min(n, 256)
     sources = np.sort(source_order(n, cfg["seed"])[:count])
     solver = TaskParallelSSSP(g, sources=sources, N=32, B=4, shared=True, paths=True)
-    gpu.require_memory(solver.bytes_needed(), f"path check on {g.name}")
-    solver.setup()
-    solver.reset()
-    solver.compute()
-    sol = solver.solution()
+    sol = solver.solve_once(f"path check on {g.name}")
     result = check_paths(g, sol.sources, sol.pred_rows(), sol.rows(), pairs=cfg["path_pairs"],
                          seed=cfg["seed"])
     return {"n": n, "sources": count, **result}

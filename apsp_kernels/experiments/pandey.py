@@ -190,13 +190,8 @@ def full_checks(cfg: dict) -> pd.DataFrame:
                 rows.append({**row, "ok": None, "bad_entries": None, "scope": "", "skipped": "no CUDA GPU"})
                 continue
             try:
-                solver = registry.get(PAPER, name).make(g)
-                gpu.require_memory(solver.bytes_needed(), f"{name} at n={n}")
-                solver.setup()
-                solver.reset()
-                solver.compute()
-                res = certify(solver.solution().dist, g.dense())
-                del solver
+                res = certify(registry.get(PAPER, name).make(g).solve_once(f"{name} at n={n}").dist,
+                              g.dense())
             except (GPUMemoryError, NoGPUError) as exc:
                 rows.append({**row, "ok": None, "bad_entries": None, "scope": "", "skipped": str(exc)})
                 continue
