@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..solver import checked_sources
+from . import cluster
 from .blocks import block_size_of, split
 from .runner import WHO, all_sources, sample as pick
 
@@ -29,7 +30,7 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     the same disk); None for a run without a store.
     """
     ids = checked_sources(sources, graph.n, WHO)
-    workers = len(client.scheduler_info(n_workers=-1)["workers"])
+    workers = len(cluster.workers(client))
     warm = pick(ids, max(1, min(workers, len(ids))), seed + 1)
     all_sources(graph, client, warm, block_size=1, block_solver=block_solver, bins=bins,
                 progress=False)

@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..graph import array_module
+from ..solver import to_host
 
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out")
 PER_TARGET = ("sum_in", "reach_in", "harmonic_in")
@@ -66,11 +67,7 @@ def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
         "histogram": counts.astype(xp.int64),
         "pairs": xp.asarray(pairs.size, dtype=xp.int64),
     }
-    return {key: _host(value) for key, value in out.items()}
-
-
-def _host(a):
-    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+    return {key: to_host(value) for key, value in out.items()}
 
 
 @dataclass

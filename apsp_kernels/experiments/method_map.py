@@ -35,6 +35,7 @@ from ..errors import InputError
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record, to_frame
+from .okuyama import source_order  # seeded permutation: sampled sources and checked rows are prefixes
 
 TOPOLOGIES = ("random", "rmat", "road", "ring", "complete")
 REFERENCE = ("okuyama", "dijkstra_scipy")  # SciPy's csgraph.dijkstra, one host core
@@ -166,11 +167,6 @@ def predict_ms(history: list[Point], per_src: bool, n: int, m: int, k: int) -> f
             exponent = min(max(1.0, math.log(per(last) / per(prev)) / math.log(u1 / u0)), 2.0)
     growth = (_unit(n, m, per_src) / _unit(last.n, last.m, per_src)) ** exponent
     return per(last) * growth * (k if per_src else 1)
-
-
-def source_order(n: int, seed: int = 0) -> np.ndarray:
-    """A seeded permutation of the vertices; sampled sources and checked rows are prefixes."""
-    return np.random.default_rng(seed + 7919).permutation(n).astype(np.int32)
 
 
 def oracle_rows(n: int, m: int, cfg: dict) -> int:
@@ -468,20 +464,28 @@ def rate_summary(rate_df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
 PRODUCT_VARIANT = "t128k32"  # the fast product's best tile on an H100 (apsp_kernels/minplus/product_fast.py)
 
 
-def measure_peaks() -> dict:
-    """Ceilings of this GPU, measured now: (min,+) int32 (DPX) and float32, copy bandwidth,
-    empty-kernel launch time, and the product-only rate when the library offers it."""
+PRODUCT_SIZES = (4096, 8192)
+
+
+def dense_ceilings() -> dict:
+    """The (min,+) peak of this GPU, measured now (int32 with DPX, float32), and the fast
+    product alone at PRODUCT_SIZES (``product_per_s``: the best of them)."""
     from ..minplus import product
-    peaks = {"device": gpu.device_info()["device"]}
-    for dtype in (np.int32, np.float32):
-        peaks[f"minplus_{np.dtype(dtype).name}_per_s"] = product.measure_peak(dtype)["ops_per_s"]
-    peaks["copy_bytes_per_s"] = timing.copy_bandwidth()["bytes_per_s"]
-    peaks["launch_us"] = timing.launch_latency()["us_per_launch"]
     from ..minplus.product_fast import measure_product
-    for n in (4096, 8192):
+    peaks = {f"minplus_{np.dtype(t).name}_per_s": product.measure_peak(t)["ops_per_s"]
+             for t in (np.int32, np.float32)}
+    for n in PRODUCT_SIZES:
         peaks[f"product_int32_n{n}_per_s"] = measure_product(n, np.int32, PRODUCT_VARIANT)["ops_per_s"]
-    peaks["product_per_s"] = max(peaks["product_int32_n4096_per_s"], peaks["product_int32_n8192_per_s"])
+    peaks["product_per_s"] = max(peaks[f"product_int32_n{n}_per_s"] for n in PRODUCT_SIZES)
     return peaks
+
+
+def measure_peaks() -> dict:
+    """Ceilings of this GPU, measured now: :func:`dense_ceilings`, copy bandwidth and the
+    empty-kernel launch time."""
+    return {"device": gpu.device_info()["device"], **dense_ceilings(),
+            "copy_bytes_per_s": timing.copy_bandwidth()["bytes_per_s"],
+            "launch_us": timing.launch_latency()["us_per_launch"]}
 
 
 # ------------------------------------------------------------------ the decision table
