@@ -185,7 +185,7 @@ def run_sequentially(notebooks: list[Path], results: Path, profile: str) -> list
 
 def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: list[str],
                      make_client, timed_in=()) -> list[dict]:
-    """One notebook per GPU at a time on Dask, longest first; the runs in ``notebooks`` order."""
+    """One notebook per GPU at a time on Dask, longest first (run_all puts the runs back in order)."""
     order = multi_gpu.longest_first(notebooks, lambda nb: previous_seconds(nb.stem, [results, *timed_in]))
     print(f"{len(gpus)} GPUs ({', '.join(gpus)}): one notebook per GPU at a time on Dask, longest first: "
           f"{', '.join(nb.stem for nb in order)}", flush=True)
@@ -206,8 +206,7 @@ def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: l
         print(f"the Dask cluster did not start ({describe(exc)}): the notebooks run one after another",
               flush=True)
         return run_sequentially(notebooks, results, profile)
-    by_stem = {r["notebook"]: r for r in runs}
-    return [by_stem[nb.stem] for nb in notebooks]
+    return runs
 
 
 def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool = False,

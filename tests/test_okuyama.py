@@ -459,3 +459,9 @@ def test_published_tables():
     claims = report.published("okuyama", "claims").set_index("claim")
     assert claims.loc["launches_ring", "low"] == 4677
     assert claims.loc["path_overhead", "high"] == 7.7
+
+
+def test_the_cpu_dijkstra_baselines_compute_only_the_sources_asked_for():
+    assert cpu_all_pairs.DijkstraAllCores.all_pairs is False
+    assert cpu_all_pairs.DijkstraSciPy.all_pairs is False
+    assert cpu_all_pairs.DijkstraRustworkx.all_pairs is True

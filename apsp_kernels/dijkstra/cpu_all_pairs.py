@@ -117,6 +117,7 @@ class DijkstraAllCores(Solver):
     """okuyama's CPU method: binary-heap Dijkstra per source, sources over all cores (numba)."""
 
     on_gpu = False
+    all_pairs = False  # the sources asked for
 
     def __init__(self, graph, sources=None, threads=None):
         super().__init__(graph, sources)
@@ -151,6 +152,7 @@ class DijkstraSciPy(Solver):
     """SciPy ``csgraph.dijkstra`` for the given sources on one thread."""
 
     on_gpu = False
+    all_pairs = False  # the sources asked for
 
     def __init__(self, graph, sources=None):
         super().__init__(graph, sources)
