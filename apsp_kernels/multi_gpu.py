@@ -87,13 +87,14 @@ def why_not_parallel(gpus: Sequence[str], jobs: int) -> str:
 @contextlib.contextmanager
 def local_cuda_client(gpus: Sequence[str]):
     """A Client on a LocalCUDACluster: one single-threaded worker per GPU, each with one GPU resource."""
-    from dask_cuda import LocalCUDACluster
-    from distributed import Client
+    from .distributed import cluster
 
-    with LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(gpus), threads_per_worker=1,
-                          resources={GPU_RESOURCE: 1}, dashboard_address=None) as cluster, \
-            Client(cluster, set_as_default=False) as client:
+    client = cluster.local(gpus=list(gpus), resources={GPU_RESOURCE: 1}, dashboard_address=None,
+                           set_as_default=False)
+    try:
         yield client
+    finally:
+        cluster.close(client)
 
 
 def first_visible_gpu() -> str:

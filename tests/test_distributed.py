@@ -34,8 +34,7 @@ def wait_for(condition, what, timeout=TIMEOUT):
 def client():
     c = cluster.local(cpu_workers=2)
     yield c
-    c.close()
-    c.cluster.close()
+    cluster.close(c)
 
 
 def road(n=150, seed=3):
@@ -228,8 +227,7 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
     try:
         kill_a_worker_mid_run(alone, tmp_path, workers=1)
     finally:
-        alone.close()
-        alone.cluster.close()
+        cluster.close(alone)
 
 
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):

@@ -13,6 +13,7 @@ from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_instances, cluster
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
+from apsp_kernels.multi_gpu import visible_gpus
 import helpers
 
 pytestmark = pytest.mark.gpu
@@ -28,11 +29,9 @@ def wait_for(condition, what, timeout=TIMEOUT):
 
 @pytest.fixture(scope="module")
 def client():
-    import cupy
-    c = cluster.local(gpus=cupy.cuda.runtime.getDeviceCount())
+    c = cluster.local(gpus=len(visible_gpus()))
     yield c
-    c.close()
-    c.cluster.close()
+    cluster.close(c)
 
 
 def graph(n=1500, seed=1):

@@ -46,16 +46,6 @@ def test_smoke_graphs_are_small_labelled_stand_ins():
     assert not lib.build_graph(smoke_case("dense_apsp")["graph"]).is_stand_in
 
 
-def test_sample_sources_labels_the_extrapolation():
-    sources = np.arange(100)
-    same, scale, how = lib.sample_sources(sources, None)
-    assert scale == 1.0 and how == "" and len(same) == 100
-    picked, scale, how = lib.sample_sources(sources, 10, seed=3)
-    assert len(picked) == 10 and len(set(picked.tolist())) == 10 and (np.diff(picked) > 0).all()
-    assert scale == 10.0 and "10 of 100" in how and "seed 3" in how
-    assert np.array_equal(picked, lib.sample_sources(sources, 10, seed=3)[0])
-
-
 def test_verification_marks_a_wrong_result_unverified(small):
     g, A = small
     sources = np.arange(g.n)

@@ -20,19 +20,21 @@ def dask_cuda_available() -> bool:
     return True
 
 
-def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1, **kwargs):
-    """A Client on a new local cluster: ``gpus`` (a count or "0,1") -> LocalCUDACluster,
-    else ``cpu_workers`` worker processes (default: one per core) with nannies
-    (``processes=False``: threads of this process, which start at once)."""
+def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1,
+          set_as_default: bool = True, **kwargs):
+    """A Client on a new local cluster: ``gpus`` -> LocalCUDACluster, one worker per GPU (a count
+    takes the first of the GPUs this process may use, CUDA_VISIBLE_DEVICES respected; or a list /
+    "0,1" of them), else ``cpu_workers`` worker processes (default: one per core) with nannies
+    (``processes=False``: threads of this process, which start at once); ``kwargs`` go to the
+    cluster. :func:`close` stops both."""
     from distributed import Client, LocalCluster
     if gpus is not None:
         if not dask_cuda_available():
             raise InputError("local(gpus=...) needs dask-cuda and a CUDA device; install "
                              "'.[distributed-gpu]' on a GPU host, or pass cpu_workers= instead")
         from dask_cuda import LocalCUDACluster
-        visible = gpus if isinstance(gpus, str) else ",".join(map(str, range(int(gpus))))
-        cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=visible, threads_per_worker=threads_per_worker,
-                                   **kwargs)
+        cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=gpu_list(gpus),
+                                   threads_per_worker=threads_per_worker, **kwargs)
     else:
         workers = cpu_workers or os.cpu_count() or 1
         if int(workers) < 1:
@@ -42,7 +44,28 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
         kwargs.setdefault("processes", True)
         kwargs.setdefault("dashboard_address", ":0")
         cluster = LocalCluster(n_workers=int(workers), threads_per_worker=threads_per_worker, **kwargs)
-    return Client(cluster)
+    return Client(cluster, set_as_default=set_as_default)
+
+
+def gpu_list(gpus) -> list[str]:
+    """``gpus`` as CUDA_VISIBLE_DEVICES entries: a count takes the first ones this process may use."""
+    from ..multi_gpu import visible_gpus
+    if isinstance(gpus, str):
+        gpus = [g.strip() for g in gpus.split(",") if g.strip()]
+    if isinstance(gpus, (list, tuple)):
+        return [str(g) for g in gpus]
+    visible = visible_gpus()
+    if not 1 <= int(gpus) <= len(visible):
+        raise InputError(f"gpus={gpus}: this process may use {len(visible)} GPU(s) "
+                         f"({','.join(visible) or 'none'}); ask for 1..{len(visible)}")
+    return visible[:int(gpus)]
+
+
+def close(client) -> None:
+    """Close a Client from :func:`local` and its cluster (workers stop; nothing is left running)."""
+    client.close()
+    if getattr(client, "cluster", None) is not None:
+        client.cluster.close()
 
 
 def connect(address: str):

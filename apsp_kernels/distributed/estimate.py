@@ -19,7 +19,8 @@ import numpy as np
 from ..solver import checked_sources
 from . import cluster
 from .blocks import block_size_of, split
-from .runner import WHO, all_sources, sample as pick
+from ..sampling import seeded_subset
+from .runner import WHO, all_sources
 
 
 def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int = 1024,
@@ -31,7 +32,7 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     """
     ids = checked_sources(sources, graph.n, WHO)
     workers = len(cluster.workers(client))
-    warm = pick(ids, max(1, min(workers, len(ids))), seed + 1)
+    warm = seeded_subset(ids, max(1, min(workers, len(ids))), seed + 1)
     all_sources(graph, client, warm, block_size=1, block_solver=block_solver, bins=bins,
                 progress=False)
     picked = whole_blocks(ids, sample, block_size, seed)

@@ -23,7 +23,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 
 from .. import gpu
 from ..errors import InputError
@@ -184,9 +183,3 @@ def _progress(futures, already: int, total: int, block_size: int, show: bool, de
     finally:
         bar.close()
 
-
-def sample(ids: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
-    """A seeded sorted sample of ``size`` sources (all of them when fewer)."""
-    if size >= len(ids):
-        return np.asarray(ids)
-    return np.sort(np.random.default_rng(seed).choice(ids, size=size, replace=False))

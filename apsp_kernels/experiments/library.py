@@ -25,6 +25,7 @@ from ..errors import GPUMemoryError, InputError
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record
+from ..sampling import scaled_sample
 
 PAPER = "library"
 IMPLEMENTATIONS = ("auto", "scipy", "networkx")
@@ -100,17 +101,6 @@ def time_calls(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf")
     return times, out
 
 
-def sample_sources(sources: np.ndarray, size, seed: int = 0) -> tuple[np.ndarray, float, str]:
-    """(timed sources, scale, explanation): all of them, or a seeded sorted sample scaled by k / size."""
-    k = len(sources)
-    if size is None or size >= k:
-        return sources, 1.0, ""
-    picked = np.sort(np.random.default_rng(seed).choice(sources, size=size, replace=False))
-    scale = k / size
-    return picked, scale, (f"timed on a seeded sample of {size} of {k} sources (seed {seed}), "
-                           f"time x {scale:.2f} (= {k} / {size})")
-
-
 def scipy_picks(A, indices) -> str:
     """Which algorithm SciPy's ``method='auto'`` runs: FW for all sources of a graph with at least
     n^2/4 entries, else Dijkstra (Johnson with negative weights)."""
@@ -167,7 +157,7 @@ def _set_times(rec: Record, times: list[float], scale: float = 1.0, extrapolatio
 # ----------------------------------------------------------------------------- the three contenders
 def run_scipy(case, g, A, sources, cfg) -> tuple[Record, Reference]:
     """SciPy's shortest_path on the same CSR input (a sample of sources where configured)."""
-    timed, scale, how = sample_sources(sources, case["scipy_sample"], cfg["seed"])
+    timed, scale, how = scaled_sample(sources, case["scipy_sample"], cfg["seed"])
     indices = case["sources"] if scale == 1.0 else timed
     picks = scipy_picks(A, indices)
     if scale != 1.0 and picks != scipy_picks(A, None):
@@ -235,7 +225,7 @@ def _nx_kwargs(nx) -> dict:
 
 def run_networkx(case, g, A, sources, cfg, reference: Reference) -> Record:
     """NetworkX's Dijkstra over a DiGraph of the same arcs (construction not timed)."""
-    timed, scale, how = sample_sources(sources, case["networkx_sample"], cfg["seed"])
+    timed, scale, how = scaled_sample(sources, case["networkx_sample"], cfg["seed"])
     all_pairs = case["sources"] is None and scale == 1.0
     fn_name = "all_pairs_dijkstra_path_length" if all_pairs else "single_source_dijkstra_path_length"
     indices = case["sources"] if scale == 1.0 else timed

@@ -12,6 +12,7 @@ stand-in graphs, so the notebook runs to the end; records say which device ran.
 """
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from pathlib import Path
@@ -19,25 +20,27 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import datasets, generators, gpu, oracle
+from .. import datasets, generators, gpu, oracle, timing
 from ..distributed import all_sources, bulk_instances, cluster, estimate
 from ..distributed.estimate import describe
 from ..profiles import check, choose
 from ..records import Record, cpu_name
 from ..report import label
+from ..multi_gpu import visible_gpus
+from ..sampling import scaled_sample
 
 PAPER = "scale"
 
 
 def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
            block_size: int | None = None) -> dict:
-    """Sizes per profile; default fits about 5 minutes on two H200 (both GPU runs included)."""
+    """Sizes per profile; default (NY and BAY) fits about 5 minutes on two H200 (both GPU runs included)."""
     check(profile)
     smoke = profile == "smoke"
     return {
         "profile": profile,
         "processes": not smoke,  # smoke: CPU workers as threads (no process start-up)
-        "roads": [graph] if graph else choose(profile, smoke=["NY"], default=["NY"], paper=["NY", "BAY"]),
+        "roads": [graph] if graph else choose(profile, smoke=["NY"], default=["NY", "BAY"]),
         "road_stand_in_n": 400 if smoke else None,  # smoke: a small road-like stand-in
         "gpus": int(gpus),
         "block_size": block_size or choose(profile, smoke=64, default=1024),
@@ -82,8 +85,8 @@ def open_cluster(gpus: int | None, processes: bool = True):
     if gpus is None:
         return cluster.local(cpu_workers=os.cpu_count() or 1, processes=processes)
     if gpu.available() and cluster.dask_cuda_available():
-        count = min(gpus, gpu.cupy().cuda.runtime.getDeviceCount())  # the records say how many ran
-        return cluster.local(gpus=",".join(map(str, range(count))))
+        count = min(gpus, len(visible_gpus()))  # the records say how many ran
+        return cluster.local(gpus=count)
     return cluster.local(cpu_workers=gpus, processes=processes)
 
 
@@ -140,10 +143,11 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              **(extra or {})}
     solver_stats = [s for s in run.stats if s]
-    if solver_stats and "iterations_per_group_mean" in solver_stats[0]:
-        stats["iterations_per_group_mean"] = float(np.mean([s["iterations_per_group_mean"]
-                                                            for s in solver_stats]))
-        stats["group_width"] = solver_stats[0].get("W")
+    for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
+        if solver_stats and key in solver_stats[0]:
+            stats["sweeps_per_source_mean"] = float(np.mean([s[key] for s in solver_stats]))
+    if solver_stats and "W" in solver_stats[0]:
+        stats["group_width"] = solver_stats[0]["W"]
     return Record(paper=PAPER, experiment=experiment, method=run.block_solver, graph=graph.name,
                   n=graph.n, m=graph.m,
                   params={"workers": run.workers, "block_size": cfg["block_size"], "sources": sources},
@@ -153,23 +157,13 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
                   **(check or {}))
 
 
-def seeded_sample(ids: np.ndarray, size: int, why: str = "", seed: int = 0):
-    """(sources, scale, explanation): all of ``ids``, or a seeded sorted sample of ``size``."""
-    if size >= len(ids):
-        return ids, 1.0, ""
-    picked = np.sort(np.random.default_rng(seed).choice(ids, size=size, replace=False))
-    scale = len(ids) / size
-    return picked, scale, (f"ran a seeded sample of {size} of {len(ids)} sources (seed {seed}){why}; "
-                           f"time x {scale:.2f}")
-
-
 def sample_for(ids: np.ndarray, seconds_per_source: float, workers: int, budget: float):
     """All sources when the estimate fits ``budget`` seconds, else a sample that does."""
     full = seconds_per_source * len(ids) / max(workers, 1)
     if full <= budget:
         return ids, 1.0, ""
     size = max(workers, int(budget * workers / max(seconds_per_source, 1e-12)))
-    return seeded_sample(ids, size, f": the dry run estimated {full:.0f} s for all")
+    return scaled_sample(ids, size, why=f": the dry run estimated {full:.0f} s for all")
 
 
 def road_run(graph, client, cfg, experiment, estimate_first=True) -> tuple[Record, dict]:
@@ -199,7 +193,7 @@ def cpu_baseline(graph, cfg, experiment) -> Record:
         warm = all_sources(graph, client, ids[:workers], block_size=1, block_solver="scipy:dijkstra",
                            progress=False)
         del warm
-        sources, scale, how = seeded_sample(ids, cfg["cpu_sample"])
+        sources, scale, how = scaled_sample(ids, cfg["cpu_sample"])
         block = max(1, -(-len(sources) // (4 * workers)))
         run = all_sources(graph, client, sources, block_size=block, block_solver="scipy:dijkstra",
                           desc=f"{graph.name} on {workers} CPU workers")
@@ -207,8 +201,7 @@ def cpu_baseline(graph, cfg, experiment) -> Record:
         rec = _record(experiment, graph, run, device, "cpu", {**cfg, "block_size": block},
                       sources=len(sources), scale=scale, how=how, check=check_)
     finally:
-        client.close()
-        client.cluster.close()
+        cluster.close(client)
     return rec
 
 
@@ -277,22 +270,23 @@ def scaling_table(records) -> pd.DataFrame:
     return df
 
 
-def bound_note(record: Record, graph) -> str:
-    """How the task-parallel block solver's time compares with the bytes its iterations move
-    at least (state of W sources per vertex read and written per iteration), when its stats
-    say so; the GPU's peak bandwidth is read off the device."""
-    its, width = record.stat("iterations_per_group_mean"), record.stat("group_width")
-    if not its or not width or not gpu.available():
-        return "bound: the block solver reports no iteration counts; see its own notebook"
-    attrs = gpu.cupy().cuda.Device().attributes
-    try:
-        peak = 2 * attrs["MemoryClockRate"] * 1e3 * attrs["GlobalMemoryBusWidth"] / 8
-    except KeyError:  # not reported by this CUDA version
-        peak = float("nan")
-    groups = record.stat("sources_run") / width
-    moved = its * groups * graph.n * width * 9  # cost and updated (4 B each) + mask (1 B)
-    achieved = moved / (record.time_ms_median / 1e3)
-    workers = record.param("workers")
-    return (f"model: >= {moved / 1e12:.1f} TB moved ({its:.0f} iterations per group of {width}); "
-            f"{achieved / 1e12:.2f} TB/s achieved vs {workers} x {peak / 1e12:.2f} TB/s peak "
-            f"({100 * achieved / (workers * peak):.0f}% of the bandwidth bound)")
+def bound_note(record: Record, graph, copy_bytes_per_s: float | None = None) -> str:
+    """How far a run is from its bounds: the relaxations of its block solver against Dijkstra's
+    m log2 n per source (when the solver counts its sweeps over the arcs), and its time against
+    writing every distance once and reading it once for the reductions at the device copy
+    bandwidth (``copy_bytes_per_s``, read + write; measured now on this GPU when None)."""
+    sources, workers = record.stat("sources_run"), record.param("workers") or 1
+    parts = []
+    sweeps = record.stat("sweeps_per_source_mean")
+    if sweeps:
+        dijkstra = math.log2(max(graph.n, 2))
+        parts.append(f"relaxations <= {sweeps:.0f} sweeps x m per source = {sweeps / dijkstra:.0f}x "
+                     f"Dijkstra's m log2 n ({dijkstra:.1f} x m)")
+    if copy_bytes_per_s is None and gpu.available():
+        copy_bytes_per_s = timing.copy_bandwidth()["bytes_per_s"]
+    if copy_bytes_per_s and sources:
+        floor = 2 * sources * graph.n * 4 / (workers * copy_bytes_per_s)
+        parts.append(f"byte bound (each int32 distance written and read once at {workers} x "
+                     f"{copy_bytes_per_s / 1e12:.2f} TB/s, measured): {floor:.3g} s, the run took "
+                     f"{record.time_ms_median / 1e3:.3g} s = {record.time_ms_median / 1e3 / floor:.0f}x")
+    return "; ".join(parts) or "bound: neither sweep counts nor a GPU to measure the bandwidth on"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 from ..solver import Solution, Solver
 

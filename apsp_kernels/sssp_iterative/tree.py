@@ -9,7 +9,6 @@ SpMV (liu) methods when a weight is zero or negative.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from .. import gpu
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import gpu
-from ..errors import InputError
 from ..graph import Graph
 from ..oracle import FLOAT32_RTOL
 
