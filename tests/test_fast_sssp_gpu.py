@@ -76,6 +76,15 @@ def test_worklist_params_spill_and_grab(keep, grab, blocks_per_sm):
         assert s.solution().stats["ring_pushes"] > 0  # the surplus went through the global ring
 
 
+@pytest.mark.parametrize("hops", [1, 2, 16, 1024])
+@pytest.mark.parametrize("name", ["random", "random_f32", "zero_weights", "chain_5000", "road_like",
+                                  "road_like_f32", "two_parts"])
+def test_worklist_chains_of_hops_within_a_round(name, hops):
+    g = GRAPHS[name]()
+    s = check(WORKLIST, g, sorted({0, g.n // 3, g.n - 1}), chain=hops, keep=16)
+    assert s.solution().stats["chain"] == hops
+
+
 def test_worklist_counts_work_and_repeats():
     g = generators.road_like(20000, 50000, seed=9)
     s = solve(WORKLIST, g, [0], parents=False)
@@ -157,3 +166,5 @@ def test_multi_source_refuses_bad_input():
         multi_source_distances(neg, [0])
     with pytest.raises(InputError, match="keep"):
         WORKLIST.make(g, sources=[0], keep=0)
+    with pytest.raises(InputError, match="chain"):
+        WORKLIST.make(g, sources=[0], chain=0)

@@ -1,6 +1,7 @@
 """The method map's driver (apsp_kernels.experiments.method_map) on the CPU: prediction, planning
 and skips, the sweep's bookkeeping with a stand-in timer, winners, rates, the decision table."""
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -271,3 +272,48 @@ def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_m():
     g = generators.random_digraph(4096, 16384, w_max=10, seed=0)
     est, note = auto._estimate(FAMILIES["D"], table, g, g.n, False)
     assert "n=4096" in note and est == pytest.approx(0.1 * 2 * 4096)
+
+
+def test_a_method_far_slower_than_the_cell_winner_leaves_its_series(monkeypatch):
+    timer = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random",),
+           "cap_s": 100.0, "budget_s": 1e9, "dominated_x": 1.1, "dominated_from_n": 0}
+    df = mm.frame(mm.sweep(cfg, methods=[DENSE, SSSP]).records)
+    dense = df[(df["key"] == DENSE.key)].set_index("n")  # (n/64)^3 = 1 ms vs 64 sources x 128 arcs x 1e-4
+    assert dense.loc[64, "time_ms"] == 1.0
+    assert dense.loc[128, "skipped"].startswith(f"dominated: ") and (DENSE.key, "apsp", 128) not in timer.calls
+    assert "x slower than " + SSSP.key in dense.loc[128, "skipped"]
+    assert (SSSP.key, "apsp", 128) in timer.calls  # the winner goes on
+    cov = mm.coverage(df).set_index(["key", "problem"])
+    assert "dominated: 1" in cov.loc[(DENSE.key, "apsp"), "skips"]
+
+
+def test_dominance_waits_for_sizes_where_the_work_decides(monkeypatch):
+    timer = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random",),
+           "cap_s": 100.0, "budget_s": 1e9, "dominated_x": 1.1, "dominated_from_n": 128}
+    mm.sweep(cfg, methods=[DENSE, SSSP])
+    assert (DENSE.key, "apsp", 128) in timer.calls  # 64 is below dominated_from_n: still measured
+
+
+def test_the_log_says_which_run_is_going_and_where_it_hangs(monkeypatch, tmp_path):
+    slow = FakeTimer()
+
+    def run(method, graph, **kw):
+        if method.key == DENSE.key and graph.n == 128:
+            time.sleep(0.5)  # longer than the watchdog: the log gets a stack
+        return slow(method, graph, **kw)
+
+    monkeypatch.setattr(mm.timing, "run", run)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random",),
+           "cap_s": 100.0, "budget_s": 1e9, "watchdog_s": 0.2}
+    path = tmp_path / "map.log"
+    with open(path, "w") as log:
+        mm.sweep(cfg, methods=[DENSE], log=log)
+    text = path.read_text()
+    assert f"start {DENSE.key} apsp random-n128-d2 n=128" in text
+    assert f"end   {DENSE.key} apsp random-n128-d2 n=128" in text and "start graph random/d2-n64" in text
+    stack = text[text.index(f"start {DENSE.key} apsp random-n128"):text.index(f"end   {DENSE.key} apsp random-n128")]
+    assert "most recent call first" in stack and "test_method_map.py" in stack and " in run" in stack

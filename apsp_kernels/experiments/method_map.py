@@ -13,7 +13,10 @@ Runs are planned per series (method, problem, topology, density) in increasing n
 time is predicted from the series' smaller sizes (n^3 for dense all-pairs methods, sources x m
 for SSSP-based ones, with the growth observed so far when it is steeper) and a run predicted
 above the per-run cap, or past the sweep's time budget, is recorded as skipped with the
-prediction. Every timed run is verified against the SciPy oracle (sampled rows on big graphs).
+prediction. A GPU method more than ``dominated_x`` times slower than a cell's winner leaves
+its series (recorded as skipped, with the ratio): it cannot win the next sizes, and the budget
+goes to the methods that can. Every timed run is verified against the SciPy oracle (sampled
+rows on big graphs).
 
 The verified, fully measured GPU runs become the decision table that
 ``apsp_kernels.shortest_path(method="auto")`` reads (:func:`write_decision_table`). The
@@ -22,6 +25,8 @@ peaks measured in the same run.
 """
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import json
 import math
 import time
@@ -51,16 +56,21 @@ def config(profile: str) -> dict:
         "densities": choose(profile, smoke=(2, 8), default=(2, 8, 32, 256)),
         "topologies": TOPOLOGIES,
         "max_arcs": choose(profile, smoke=1 << 14, default=1 << 22, paper=1 << 24),
-        "cap_s": choose(profile, smoke=1.0, default=0.4, paper=5.0),       # per repetition
+        "cap_s": choose(profile, smoke=1.0, default=1.0, paper=5.0),       # per repetition
         "sample_s": choose(profile, smoke=0.05, default=0.03, paper=0.3),  # a sampled SSSP run
         "host_sample_s": choose(profile, smoke=0.1, default=0.2, paper=2.0),
         "host_cap_s": choose(profile, smoke=1.0, default=1.0, paper=10.0),
         "min_sources": 32,     # GPU methods batch sources: fewer would understate them
         "host_min_sources": 4,
-        "budget_s": choose(profile, smoke=120.0, default=240.0, paper=3600.0),
+        "budget_s": choose(profile, smoke=120.0, default=360.0, paper=3600.0),
+        # a method this many times slower than a cell's winner leaves its series, from this n on
+        # (below it launches and set-up decide, not the work that grows with n)
+        "dominated_x": choose(profile, smoke=math.inf, default=16.0, paper=math.inf),
+        "dominated_from_n": 1024,
         "oracle_arcs": choose(profile, smoke=1 << 20, default=1 << 24, paper=1 << 26),
         "repeats": choose(profile, smoke=1, default=3, paper=5),
         "long_run_s": 0.05,  # runs predicted above this are repeated once
+        "watchdog_s": 60.0,  # with a log: a run this long writes its stack there (see logged)
         "w_max": 100,
         "seed": 0,
     }
@@ -276,8 +286,28 @@ def run_planned(method, problem: str, graph: Graph, plan: Plan, cfg: dict, extra
     return rec
 
 
-def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
-    """Every method on every cell of the map (see the module docstring)."""
+@contextlib.contextmanager
+def logged(log, what: str, watchdog_s: float):
+    """Write ``what`` to ``log`` (a text file) when it starts and ends, with the seconds it took;
+    a run still going after ``watchdog_s`` writes every thread's Python stack there, again each
+    ``watchdog_s``, so a run that does not end says where it is. No log: nothing."""
+    if log is None:
+        yield
+        return
+    t0 = time.perf_counter()
+    print(f"{time.strftime('%H:%M:%S')} start {what}", file=log, flush=True)
+    faulthandler.dump_traceback_later(watchdog_s, repeat=True, file=log)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        print(f"{time.strftime('%H:%M:%S')} end   {what} in {time.perf_counter() - t0:.2f} s", file=log,
+              flush=True)
+
+
+def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
+    """Every method on every cell of the map (see the module docstring). ``log``: a text file
+    that gets a line per graph and run as it starts and ends (see :func:`logged`)."""
     methods = map_methods() if methods is None else list(methods)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
     history: dict[tuple, list[Point]] = {}
@@ -297,7 +327,8 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
             why = f"the sweep's time budget of {cfg['budget_s']:g} s is spent"
         else:
             try:
-                g = make_graph(cell["topology"], cell["n"], cell["density"], cfg)
+                with logged(log, f"graph {name} m={cell['m']:,}", cfg["watchdog_s"]):
+                    g = make_graph(cell["topology"], cell["n"], cell["density"], cfg)
             except InputError as exc:  # e.g. R-MAT cannot draw that many distinct arcs
                 why = f"graph not built: {exc}"
         if why:
@@ -309,6 +340,7 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
             continue
         out.cells.append({**cell, "m": g.m, "graph": g.name, "generate_s": clock() - t0,
                           "status": "built"})
+        first = len(out.records)
         for method, per_src in entries:
             probe = None
             for problem in (("sssp", "apsp") if per_src else ("apsp",)):
@@ -319,7 +351,10 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
                     continue
                 plan = plan_run(problem, per_src, method.gpu, history.get(key, []), g.n, g.m, cfg,
                                 probe_ms=probe, remaining_s=cfg["budget_s"] - (clock() - start))
-                rec = run_planned(method, problem, g, plan, cfg, extra)
+                what = (f"{method.key} {problem} {g.name} n={g.n} m={g.m:,} sources={plan.k} "
+                        f"predicted={plan.predicted_ms} ms {plan.skip}")
+                with logged(log if not plan.skip else None, what, cfg["watchdog_s"]):
+                    rec = run_planned(method, problem, g, plan, cfg, extra)
                 out.records.append(rec)
                 measured = math.isfinite(rec.time_ms_median)
                 if measured:
@@ -329,7 +364,27 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter) -> Sweep:
                         probe = ms
                 elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
                     stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
+        if g.n >= cfg.get("dominated_from_n", 0):
+            stopped.update(dominated(out.records[first:], g, cell["series"], cfg["dominated_x"]))
         del g
+    return out
+
+
+def dominated(records, graph: Graph, series: str, factor: float) -> dict:
+    """Series keys of the GPU methods more than ``factor`` times slower than the fastest
+    verified GPU run of the same problem on ``graph``, with the reason."""
+    out = {}
+    for problem in PROBLEMS:
+        runs = [r for r in records if r.graph == graph.name and r.experiment == problem
+                and r.timing_scope != "cpu" and r.verified and math.isfinite(r.time_ms_median)]
+        if not runs:
+            continue
+        best = min(runs, key=lambda r: r.time_ms_median)
+        for r in runs:
+            ratio = r.time_ms_median / best.time_ms_median
+            if ratio > factor:
+                out[(f"{r.paper}:{r.method}", problem, series)] = (
+                    f"dominated: {ratio:.0f}x slower than {best.paper}:{best.method} at n={graph.n}")
     return out
 
 
@@ -391,7 +446,7 @@ def coverage(df: pd.DataFrame) -> pd.DataFrame:
     """Per method and problem: runs measured, verified, extrapolated, skipped (and why)."""
     def reasons(s):
         kinds = s[s != ""].str.extract(r"^(error|predicted|graph not built|the sweep|skipped after"
-                                       r"|no CUDA)", expand=False).fillna("other")
+                                       r"|dominated|no CUDA)", expand=False).fillna("other")
         return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
     g = df.groupby(["key", "problem"])
     return pd.DataFrame({"measured": g["time_ms"].count(), "verified": g["ok"].sum(),

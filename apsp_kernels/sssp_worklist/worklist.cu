@@ -7,9 +7,10 @@
 //
 // Each block runs rounds: its threads take one queued vertex each from the block's shared list,
 // relax its out-arcs against the newest distances, and push improved vertices onto the shared
-// list of the next round (a hop per round, no grid-wide barrier). A block keeps at most `keep`
-// items for its next round and spills the rest to a global bounded MPMC ring (per-slot sequence
-// numbers); a block with room takes up to `grab` items from the ring. `pending` counts queued and
+// list of the next round (no grid-wide barrier). A thread keeps the first vertex it queued and
+// relaxes it at once, up to `chain` hops per round (a road is followed without a round per hop).
+// A block keeps at most `keep` items for its next round and spills the rest to a global bounded
+// MPMC ring (per-slot sequence numbers); a block with room takes up to `grab` items from the ring. `pending` counts queued and
 // in-flight items; it is raised before an item becomes visible to other blocks and lowered after
 // the item's children are counted, so it reads 0 only when every distance is final.
 // Non-negative weights only: int32 d < 2^30 and float32 bits <= +inf both fit in 31 bits.
@@ -101,7 +102,8 @@ __device__ __forceinline__ bool lower(unsigned* key, int u, unsigned ck, unsigne
 template <typename T>
 __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ indices,
                         const T* __restrict__ weights, unsigned* key, T* dist, u64* ctl, int* pending,
-                        u64* seq, int* slots, u64 mask, u64* stats, int n, int source, int keep, int grab) {
+                        u64* seq, int* slots, u64 mask, u64* stats, int n, int source, int keep, int grab,
+                        int chain) {
     __shared__ int cur[WL_THREADS];
     __shared__ int nxt[WL_LOCAL];
     __shared__ int n_cur, n_nxt, n_keep, n_spill, n_grab, done;
@@ -124,43 +126,51 @@ __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ 
             ring_tail = ((volatile u64*)ctl)[1];
         }
         if (tid < n_cur) {
-            const int v = cur[tid];
-            const int beg = indptr[v], end = indptr[v + 1];
-            const T d = wl_key<T>::decode(atomicOr(key + v, 1u));
-            ++pops;
-            arcs += end - beg;
-            for (int e0 = beg; e0 < end; e0 += WL_BATCH) {
-                int u[WL_BATCH];
-                unsigned ck[WL_BATCH], seen[WL_BATCH];
-                bool live[WL_BATCH];
+            int v = cur[tid];
+            for (int hop = 1;; ++hop) {  // a thread follows the first child it queued, up to `chain` hops
+                const int beg = indptr[v], end = indptr[v + 1];
+                const T d = wl_key<T>::decode(atomicOr(key + v, 1u));
+                ++pops;
+                arcs += end - beg;
+                int next = -1;
+                for (int e0 = beg; e0 < end; e0 += WL_BATCH) {
+                    int u[WL_BATCH];
+                    unsigned ck[WL_BATCH], seen[WL_BATCH];
+                    bool live[WL_BATCH];
 #pragma unroll
-                for (int j = 0; j < WL_BATCH; ++j) {
-                    live[j] = e0 + j < end;
-                    u[j] = live[j] ? indices[e0 + j] : 0;
-                    const T cand = d + (live[j] ? weights[e0 + j] : T(0));
-                    live[j] = live[j] && cand < dist_inf<T>();
-                    ck[j] = wl_key<T>::encode(cand);
-                }
-#pragma unroll
-                for (int j = 0; j < WL_BATCH; ++j) seen[j] = live[j] ? load_fresh(key + u[j]) : 0u;
-                unsigned prev[WL_BATCH];
-#pragma unroll
-                for (int j = 0; j < WL_BATCH; ++j) {  // every CAS in flight before any result is used
-                    live[j] = live[j] && (ck[j] | 1u) < seen[j];
-                    prev[j] = live[j] ? atomicCAS(key + u[j], seen[j], ck[j]) : 0u;
-                }
-#pragma unroll
-                for (int j = 0; j < WL_BATCH; ++j) {
-                    if (!live[j]) continue;
-                    bool queue_it;
-                    if (prev[j] == seen[j]) {
-                        ++updates;
-                        queue_it = seen[j] & 1u;
-                    } else {
-                        queue_it = lower<T>(key, u[j], ck[j], prev[j], updates);
+                    for (int j = 0; j < WL_BATCH; ++j) {
+                        live[j] = e0 + j < end;
+                        u[j] = live[j] ? indices[e0 + j] : 0;
+                        const T cand = d + (live[j] ? weights[e0 + j] : T(0));
+                        live[j] = live[j] && cand < dist_inf<T>();
+                        ck[j] = wl_key<T>::encode(cand);
                     }
-                    if (queue_it) push<T>(u[j], nxt, &n_nxt, pending, ctl, seq, slots, mask, spilled);
+#pragma unroll
+                    for (int j = 0; j < WL_BATCH; ++j) seen[j] = live[j] ? load_fresh(key + u[j]) : 0u;
+                    unsigned prev[WL_BATCH];
+#pragma unroll
+                    for (int j = 0; j < WL_BATCH; ++j) {  // every CAS in flight before any result is used
+                        live[j] = live[j] && (ck[j] | 1u) < seen[j];
+                        prev[j] = live[j] ? atomicCAS(key + u[j], seen[j], ck[j]) : 0u;
+                    }
+#pragma unroll
+                    for (int j = 0; j < WL_BATCH; ++j) {
+                        if (!live[j]) continue;
+                        bool queue_it;
+                        if (prev[j] == seen[j]) {
+                            ++updates;
+                            queue_it = seen[j] & 1u;
+                        } else {
+                            queue_it = lower<T>(key, u[j], ck[j], prev[j], updates);
+                        }
+                        if (!queue_it) continue;
+                        // the child this thread keeps replaces v in flight: `pending` is unchanged
+                        if (next < 0 && hop < chain) next = u[j];
+                        else push<T>(u[j], nxt, &n_nxt, pending, ctl, seq, slots, mask, spilled);
+                    }
                 }
+                if (next < 0) break;
+                v = next;
             }
         }
         __syncthreads();
@@ -250,9 +260,9 @@ __device__ void wl_pred(const int* __restrict__ rindptr, const int* __restrict__
     extern "C" __global__ void __launch_bounds__(WL_THREADS)                                                \
         wl_sssp_##SFX(const int* indptr, const int* indices, const T* weights, unsigned* key, T* dist,      \
                       u64* ctl, int* pending, u64* seq, int* slots, u64 mask, u64* stats, int n, int source, \
-                      int keep, int grab) {                                                                 \
+                      int keep, int grab, int chain) {                                                      \
         wl_sssp<T>(indptr, indices, weights, key, dist, ctl, pending, seq, slots, mask, stats, n, source,   \
-                   keep, grab);                                                                             \
+                   keep, grab, chain);                                                                      \
     }                                                                                                       \
     extern "C" __global__ void wl_pred_##SFX(const int* rindptr, const int* rindices, const T* rweights,    \
                                              const T* d, int* pred, int n, int source) {                     \

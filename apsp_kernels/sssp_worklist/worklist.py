@@ -32,6 +32,7 @@ _CU = gpu.cu_path(__file__, "worklist.cu")
 THREADS = 256           # WL_THREADS in worklist.cu
 LOCAL = 2 * THREADS     # WL_LOCAL
 PRED_BLOCK = 256
+MAX_CHAIN = 1024
 STAT_NAMES = ("pops", "relaxations", "updates", "ring_pushes", "rounds")
 
 
@@ -58,25 +59,30 @@ class WorklistSSSP(Solver):
     """Asynchronous worklist SSSP from each of ``sources`` (default: vertex 0), one after another.
 
     ``keep``: items a block keeps for its next round (the rest go to the global ring; 1..256);
-    ``grab``: items a block with room takes from the ring at once (1..256); ``blocks_per_sm``:
-    resident blocks per SM (the grid is that times the SM count); ``parents``: predecessors.
+    ``grab``: items a block with room takes from the ring at once (1..256); ``chain``: hops a
+    thread follows within one round (the first vertex it queued is relaxed at once; 1 = one hop
+    per round; 1..1024); ``blocks_per_sm``: resident blocks per SM (the grid is that times the SM
+    count); ``parents``: predecessors.
     """
 
     all_pairs = False
 
-    def __init__(self, graph, sources=None, keep=256, grab=64, blocks_per_sm=4, parents=True):
+    def __init__(self, graph, sources=None, keep=256, grab=64, chain=1, blocks_per_sm=4, parents=True):
         super().__init__(graph, [0] if sources is None else sources)
         name = type(self).__name__
         self.suffix = kernel_suffix(graph, name)
-        for label, value in (("keep", keep), ("grab", grab)):
-            if int(value) != value or not 1 <= int(value) <= THREADS:
-                raise InputError(f"{name}: {label} must be an int in [1, {THREADS}], got {value!r}")
+        limits = (("keep", keep, THREADS), ("grab", grab, THREADS), ("chain", chain, MAX_CHAIN))
+        for label, value, most in limits:
+            if int(value) != value or not 1 <= int(value) <= most:
+                raise InputError(f"{name}: {label} must be an int in [1, {most}], got {value!r}")
         if int(blocks_per_sm) != blocks_per_sm or not 1 <= int(blocks_per_sm) <= 8:
             raise InputError(f"{name}: blocks_per_sm must be an int in [1, 8], got {blocks_per_sm!r}")
-        self.keep, self.grab, self.blocks_per_sm = int(keep), int(grab), int(blocks_per_sm)
+        self.keep, self.grab, self.chain = int(keep), int(grab), int(chain)
+        self.blocks_per_sm = int(blocks_per_sm)
         self.parents = bool(parents)
         self.capacity = ring_capacity(graph.n)
-        self.stats = {"keep": self.keep, "grab": self.grab, "blocks_per_sm": self.blocks_per_sm,
+        self.stats = {"keep": self.keep, "grab": self.grab, "chain": self.chain,
+                      "blocks_per_sm": self.blocks_per_sm,
                       "threads": THREADS, "ring_capacity": self.capacity}
 
     def bytes_needed(self) -> int:
@@ -135,7 +141,7 @@ class WorklistSSSP(Solver):
             self.kernel(self.grid, (THREADS,),
                         self.csr + (self.key, dist, self.ctl, self.pending, self.seq, self.slots,
                                     np.uint64(self.capacity - 1), self.counts, n, np.int32(s),
-                                    np.int32(self.keep), np.int32(self.grab)))
+                                    np.int32(self.keep), np.int32(self.grab), np.int32(self.chain)))
             if self.positive:
                 blocks = (-(-g.n // PRED_BLOCK),)
                 self.pred_kernel(blocks, (PRED_BLOCK,), self.rcsr + (dist, self.out_pred[row], n, np.int32(s)))
