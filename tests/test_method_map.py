@@ -23,7 +23,8 @@ def test_config_per_profile():
         assert cfg["cap_s"] > 0 and cfg["budget_s"] > 0 and cfg["repeats"] >= 1
         assert set(cfg["topologies"]) == set(mm.TOPOLOGIES)
     default = mm.config("default")
-    assert default["sizes"] == tuple(2 ** e for e in range(8, 16))  # 256 .. 32768
+    assert default["sizes"][0] == 256 and default["sizes"][-1] == 32768
+    assert mm.config("paper")["sizes"] == tuple(2 ** e for e in range(8, 16))  # every power of two
     assert max(mm.config("smoke")["sizes"]) <= 128
 
 
@@ -317,3 +318,34 @@ def test_the_log_says_which_run_is_going_and_where_it_hangs(monkeypatch, tmp_pat
     assert f"end   {DENSE.key} apsp random-n128-d2 n=128" in text and "start graph random/d2-n64" in text
     stack = text[text.index(f"start {DENSE.key} apsp random-n128"):text.index(f"end   {DENSE.key} apsp random-n128")]
     assert "most recent call first" in stack and "test_method_map.py" in stack and " in run" in stack
+
+
+def test_a_capped_series_stops_and_its_all_pairs_run_is_predicted_from_it(monkeypatch):
+    timer = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (8,), "topologies": ("random",),
+           "cap_s": 1e-4, "budget_s": 1e9}
+    df = mm.frame(mm.sweep(cfg, methods=[SSSP]).records)
+    rows = df[df["key"] == SSSP.key].set_index(["problem", "n"])["skipped"]
+    # one source costs m x 1e-4 ms: 0.05 ms at n=64 (runs), 0.1 ms predicted at n=128 (> 0.1 ms cap)
+    assert rows[("sssp", 64)] == "" and rows[("apsp", 64)].startswith("predicted")
+    assert rows[("sssp", 128)].startswith("predicted") and rows[("apsp", 128)].startswith("capped at n=64")
+    assert rows[("sssp", 256)].startswith("capped at n=128")
+    assert [c for c in timer.calls if c[0] == SSSP.key] == [(SSSP.key, "sssp", 64)]
+
+
+@pytest.mark.parametrize("cap_s,borrowed", [(0.5, False), (1.0, True)])
+def test_a_series_that_starts_late_borrows_from_the_nearest_density(monkeypatch, cap_s, borrowed):
+    timer = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    real = mm.densities
+    monkeypatch.setattr(mm, "densities", lambda t, n, c: ([8] if n == 512 else []) if t == "rmat" else real(t, n, c))
+    cfg = {**mm.config("smoke"), "sizes": (256, 512), "densities": (2, 8), "topologies": ("random", "rmat"),
+           "cap_s": cap_s, "budget_s": 1e9}
+    df = mm.frame(mm.sweep(cfg, methods=[DENSE]).records)
+    late = df[(df["key"] == DENSE.key) & (df["series"] == "rmat/d8")].iloc[0]
+    calls = [c for c in timer.calls if c == (DENSE.key, "apsp", 512)]
+    if borrowed:  # random/d8 ran 512 ms at n=512: the late series is predicted from it and runs
+        assert late["predicted_ms"] == pytest.approx(512.0) and late["time_ms"] == 512.0 and len(calls) == 3  # d2, d8, R-MAT d8
+    else:  # random/d8 was capped at n=512 (512 ms > 500 ms): the late series inherits the stop
+        assert "(in random/d8, the nearest density)" in late["skipped"] and calls == []

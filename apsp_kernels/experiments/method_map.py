@@ -52,7 +52,8 @@ def config(profile: str) -> dict:
     sizes = tuple(2 ** e for e in range(8, 16))  # 256 .. 32768
     return {
         "profile": profile,
-        "sizes": choose(profile, smoke=(64, 128), default=sizes),
+        "sizes": choose(profile, smoke=(64, 128), default=(256, 1024, 4096, 8192, 16384, 32768),
+                        paper=sizes),
         "densities": choose(profile, smoke=(2, 8), default=(2, 8, 32, 256)),
         "topologies": TOPOLOGIES,
         "max_arcs": choose(profile, smoke=1 << 14, default=1 << 22, paper=1 << 24),
@@ -62,7 +63,7 @@ def config(profile: str) -> dict:
         "host_cap_s": choose(profile, smoke=1.0, default=1.0, paper=10.0),
         "min_sources": 32,     # GPU methods batch sources: fewer would understate them
         "host_min_sources": 4,
-        "budget_s": choose(profile, smoke=120.0, default=360.0, paper=3600.0),
+        "budget_s": choose(profile, smoke=120.0, default=300.0, paper=3600.0),
         # a method this many times slower than a cell's winner leaves its series, from this n on
         # (below it launches and set-up decide, not the work that grows with n)
         "dominated_x": choose(profile, smoke=math.inf, default=16.0, paper=math.inf),
@@ -311,7 +312,8 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
     methods = map_methods() if methods is None else list(methods)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
     history: dict[tuple, list[Point]] = {}
-    stopped: dict[tuple, str] = {}  # series ended by an error or by memory
+    stopped: dict[tuple, str] = {}  # series ended by an error, memory, the cap or dominance
+    last_m: dict[tuple, int] = {}    # arcs of each series' latest cell
     out = Sweep()
     start = clock()
     todo = cells(cfg)
@@ -345,6 +347,12 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
             probe = None
             for problem in (("sssp", "apsp") if per_src else ("apsp",)):
                 key = (method.key, problem, cell["series"])
+                if key not in history and key not in stopped:  # a series that starts late (R-MAT)
+                    twin = nearest_series(key, g.m, last_m, history, stopped)
+                    if twin in stopped:
+                        stopped[key] = f"{stopped[twin]} (in {twin[2]}, the nearest density)"
+                    elif twin is not None:
+                        history[key] = list(history[twin])
                 if key in stopped:
                     out.records.append(_skipped(method, problem, g.name, g.n, g.m, stopped[key],
                                                 cfg, extra))
@@ -356,18 +364,32 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
                 with logged(log if not plan.skip else None, what, cfg["watchdog_s"]):
                     rec = run_planned(method, problem, g, plan, cfg, extra)
                 out.records.append(rec)
+                last_m[key] = g.m
                 measured = math.isfinite(rec.time_ms_median)
                 if measured:
                     ms = rec.time_ms_median / plan.scale
                     history.setdefault(key, []).append(Point(g.n, g.m, plan.k, ms))
                     if problem == "sssp":
                         probe = ms
+                elif rec.skipped.startswith("predicted") and "cap" in rec.skipped:
+                    # larger sizes only take longer; the all-pairs run starts from this prediction
+                    stopped[key] = f"capped at n={g.n}: {rec.skipped}"
+                    if problem == "sssp":
+                        probe = plan.predicted_ms
                 elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
                     stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
         if g.n >= cfg.get("dominated_from_n", 0):
             stopped.update(dominated(out.records[first:], g, cell["series"], cfg["dominated_x"]))
         del g
     return out
+
+
+def nearest_series(key: tuple, m: int, last_m: dict, history: dict, stopped: dict):
+    """The series of the same method and problem whose latest cell (measured or stopped) had the
+    arc count nearest to ``m`` (in log): a series that starts at a large n (R-MAT's densest)
+    borrows its prediction, or its stop, instead of running blind. None when there is none."""
+    twins = [k for k in last_m if k[:2] == key[:2] and k != key and (k in history or k in stopped)]
+    return min(twins, key=lambda k: abs(math.log(max(last_m[k], 1) / max(m, 1))), default=None)
 
 
 def dominated(records, graph: Graph, series: str, factor: float) -> dict:
@@ -445,7 +467,7 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
 def coverage(df: pd.DataFrame) -> pd.DataFrame:
     """Per method and problem: runs measured, verified, extrapolated, skipped (and why)."""
     def reasons(s):
-        kinds = s[s != ""].str.extract(r"^(error|predicted|graph not built|the sweep|skipped after"
+        kinds = s[s != ""].str.extract(r"^(error|predicted|capped|graph not built|the sweep|skipped after"
                                        r"|dominated|no CUDA)", expand=False).fillna("other")
         return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
     g = df.groupby(["key", "problem"])
