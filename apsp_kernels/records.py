@@ -142,3 +142,30 @@ def write_csv(records_or_frame, path) -> Path:
 
 def read_csv(path) -> pd.DataFrame:
     return pd.read_csv(path)
+
+
+def from_csv(path) -> list[Record]:
+    """The records of a ``records_*.csv`` as Record objects (as written, device and commit kept)."""
+    df = pd.read_csv(path, keep_default_na=False, na_values={c: [""] for c in FLOAT_COLUMNS})
+    out = []
+    for row in df.to_dict("records"):
+        for name in BOOL_COLUMNS:
+            row[name] = str(row[name]).strip().lower() == "true"
+        out.append(Record(**{k: v for k, v in row.items() if k in COLUMNS}))
+    return out
+
+
+FLOAT_COLUMNS = ("time_ms_median", "time_ms_min", "max_error")
+BOOL_COLUMNS = ("verified", "extrapolated", "stand_in")
+
+
+def solved_fewer_sources(stats: str) -> str:
+    """Why a record's time (``stats``: its stats JSON) is not the time of the sources it timed,
+    or '': the solver's own count of sources (``sources``) differs from the sources the run
+    planned (``map.timed_sources``), e.g. a single-source solver given no sources solves
+    vertex 0 only."""
+    info = json.loads(stats) if isinstance(stats, str) and stats else {}
+    solved, planned = info.get("sources"), info.get("map", {}).get("timed_sources")
+    if not isinstance(solved, (int, float)) or not isinstance(planned, (int, float)) or solved == planned:
+        return ""
+    return f"the solver solved {int(solved)} of the {int(planned)} sources timed"

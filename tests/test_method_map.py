@@ -1,5 +1,6 @@
 """The method map's driver (apsp_kernels.experiments.method_map) on the CPU: prediction, planning
 and skips, the sweep's bookkeeping with a stand-in timer, winners, rates, the decision table."""
+import json
 import math
 import time
 
@@ -349,3 +350,25 @@ def test_a_series_that_starts_late_borrows_from_the_nearest_density(monkeypatch,
         assert late["predicted_ms"] == pytest.approx(512.0) and late["time_ms"] == 512.0 and len(calls) == 3  # d2, d8, R-MAT d8
     else:  # random/d8 was capped at n=512 (512 ms > 500 ms): the late series inherits the stop
         assert "(in random/d8, the nearest density)" in late["skipped"] and calls == []
+
+
+def test_all_sources_are_named_for_a_per_source_method():
+    cfg = {**mm.config("smoke"), "sample_s": 10.0}
+    plan = mm.plan_run("apsp", True, True, [], 64, 128, cfg, probe_ms=0.01)
+    assert plan.k == 64 and np.array_equal(plan.sources, np.arange(64))  # None would mean vertex 0 only
+    dense = mm.plan_run("apsp", False, True, [], 64, 128, cfg)
+    assert dense.sources is None  # dense all-pairs solvers compute every row anyway
+
+
+def test_a_run_whose_solver_solved_fewer_sources_is_no_result(fake_sweep):
+    result, _, _ = fake_sweep
+    rec = next(r for r in result.records if r.experiment == "apsp" and r.paper + ":" + r.method == SSSP.key
+               and r.verified and r.n == 64)
+    stats = json.loads(rec.stats)
+    rec.stats = json.dumps({**stats, "sources": 1})  # it timed vertex 0 only, not the 64 planned
+    df = mm.frame(result.records)
+    row = df[(df["graph"] == rec.graph) & (df["key"] == SSSP.key) & (df["problem"] == "apsp")].iloc[0]
+    assert row["short_of_sources"] and not row["ok"]
+    assert (mm.failures(df)["graph"] == rec.graph).any()
+    win = mm.winners(df, "apsp").set_index(["topology", "n"])
+    assert win.loc[("random", 64), "winner"] != SSSP.key

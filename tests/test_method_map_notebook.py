@@ -5,6 +5,7 @@ import ast
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from apsp_kernels.experiments import cross_paper, method_map
@@ -80,3 +81,12 @@ def test_cross_paper_caps_a_run_predicted_too_long():
     assert slow.skip.startswith("predicted 4 s") and slow.predicted_ms == pytest.approx(4000.0)
     fast = cross_paper.plan(rk, [method_map.Point(1024, 4096, 1024, 5.0)], g, cfg)
     assert not fast.skip and fast.k == g.n and fast.repeats == cfg["repeats"]
+
+
+def test_cross_paper_names_every_source_of_a_per_source_method():
+    from apsp_kernels import generators, registry
+    cfg = cross_paper.config("default")
+    g = generators.k_regular_digraph(256, 4, seed=0, w_low=1, w_high=101)
+    wl = cross_paper.plan(registry.get("fast", "sssp_worklist"), [], g, cfg)
+    assert np.array_equal(wl.sources, np.arange(256))  # None would time vertex 0 only
+    assert cross_paper.plan(registry.get("pandey", "rkleene"), [], g, cfg).sources is None

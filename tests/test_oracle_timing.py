@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, oracle, records, timing
+from apsp_kernels import Graph, generators, oracle, records, timing
 from apsp_kernels.floyd_warshall.cpu import FloydWarshallSerial
 from apsp_kernels.registry import Method
 from apsp_kernels.solver import Solution
@@ -108,3 +108,27 @@ def test_an_explicit_commit_wins_over_the_repository_around_the_tree(monkeypatch
         assert records.git_commit() == "abc1234"
     finally:
         records.git_commit.cache_clear()
+
+
+def test_timing_refuses_a_time_for_sources_the_solver_did_not_solve():
+    from types import SimpleNamespace
+
+    from apsp_kernels.solver import Solver
+
+    class FirstOnly(Solver):  # solves vertex 0 whatever it is asked
+        all_pairs = False
+        on_gpu = False
+
+        def compute(self):
+            pass
+
+        def solution(self):
+            return Solution(oracle.distances(self.graph, [0]), np.array([0]), self.graph.n)
+
+    g = generators.ring(8)
+    method = SimpleNamespace(paper="test", name="first_only", key="test:first_only", gpu=False,
+                             make=lambda graph, sources=None, **p: FirstOnly(graph, sources=sources))
+    rec = timing.run(method, g, experiment="apsp", sources=np.arange(8), repeats=1, warmup=0)
+    assert not rec.verified and "solved 1 of the 8 sources" in rec.verify_scope
+    ok = timing.run(method, g, experiment="sssp", sources=[0], repeats=1, warmup=0)
+    assert ok.verified

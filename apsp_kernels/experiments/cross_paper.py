@@ -82,7 +82,7 @@ def plan(method, history: list, g: Graph, cfg) -> mm.Plan:
     """All n sources; skipped when the prediction from smaller sizes exceeds the cap."""
     per_src = mm.per_source(method)
     pred = mm.predict_ms(history, per_src, g.n, g.m, g.n)
-    out = mm.Plan(k=g.n, predicted_ms=pred)
+    out = mm.Plan(k=g.n, predicted_ms=pred, sources=np.arange(g.n) if per_src else None)
     if pred is not None and pred > 1e3 * cfg["cap_s"]:
         out.skip = f"predicted {pred / 1e3:.3g} s per run > cap {cfg['cap_s']:g} s"
     out.repeats = cfg["repeats"] if pred is None or pred < 1e3 * cfg["long_run_s"] else 1
@@ -117,6 +117,29 @@ def apsp_sweep(cfg) -> list[Record]:
         elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
             failed[method.key] = f"skipped after n={n}: {rec.skipped}"
     return recs
+
+
+def save_apsp(recs: list[Record], output_dir, device: str) -> pd.DataFrame:
+    """The APSP sweep's records, its table and its figure (verified runs only) in ``output_dir``;
+    ``device`` titles the figure. Returns the table."""
+    import matplotlib.pyplot as plt
+
+    report.save_records(recs, output_dir, "apsp")
+    table = report.save_table(summary(recs), output_dir, "apsp",
+                              title="APSP on random 4-out-regular digraphs: time (ms) per method and n",
+                              note="Kernel time (CUDA events), median of repeats; effective_Tops = n^3 / time. "
+                                   "The figure shows the verified runs.")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    shown = table[table["verified"].astype(bool)].dropna(subset=["time_ms"]) if len(table) else table
+    for (paper, method), grp in (shown.groupby(["paper", "method"]) if len(shown) else []):
+        ax.plot(grp["n"], grp["time_ms"], marker="o", label=f"{paper}: {method}")
+    ax.set(xscale="log", yscale="log", xlabel="vertices n", ylabel="time (ms)",
+           title=f"APSP across papers — {device}")
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.lines:
+        ax.legend(fontsize=8)
+    report.savefig(fig, output_dir, "apsp_time")
+    return table
 
 
 def sssp_road(cfg) -> list[Record]:

@@ -39,7 +39,7 @@ from .. import generators, gpu, registry, report, timing
 from ..errors import InputError
 from ..graph import Graph
 from ..profiles import choose
-from ..records import Record, to_frame
+from ..records import Record, solved_fewer_sources, to_frame
 from .okuyama import source_order  # seeded permutation: sampled sources and checked rows are prefixes
 
 TOPOLOGIES = ("random", "rmat", "road", "ring", "complete")
@@ -248,7 +248,10 @@ def plan_run(problem: str, per_src: bool, on_gpu: bool, history: list[Point], n:
         plan.sources = np.sort(order[:k])
         plan.extrapolation = f"timed {k} of {n} sources (seeded sample); time x {n / k:.4g}"
         plan.verify_rows = np.searchsorted(plan.sources, order[:checked])
-    elif checked < n:
+        return plan
+    if per_src:  # every source named: a single-source solver's default (vertex 0) is not "all"
+        plan.sources = np.arange(n)
+    if checked < n:
         plan.verify_rows = np.sort(order[:checked])
     return plan
 
@@ -270,7 +273,7 @@ def run_planned(method, problem: str, graph: Graph, plan: Plan, cfg: dict, extra
                 params=None) -> Record:
     """timing.run for one plan; an error of the method becomes a skipped record saying so."""
     extra = {**extra, "timed_sources": plan.k, "scale": plan.scale,
-             "predicted_ms": plan.predicted_ms}
+             "predicted_ms": plan.predicted_ms, "sources_named": plan.sources is not None}
     if plan.skip:
         return _skipped(method, problem, graph.name, graph.n, graph.m, plan.skip, cfg, extra)
     try:
@@ -398,7 +401,8 @@ def dominated(records, graph: Graph, series: str, factor: float) -> dict:
     out = {}
     for problem in PROBLEMS:
         runs = [r for r in records if r.graph == graph.name and r.experiment == problem
-                and r.timing_scope != "cpu" and r.verified and math.isfinite(r.time_ms_median)]
+                and r.timing_scope != "cpu" and r.verified and math.isfinite(r.time_ms_median)
+                and not solved_fewer_sources(r.stats)]
         if not runs:
             continue
         best = min(runs, key=lambda r: r.time_ms_median)
@@ -412,8 +416,10 @@ def dominated(records, graph: Graph, series: str, factor: float) -> dict:
 
 # ------------------------------------------------------------------ tables
 def frame(records) -> pd.DataFrame:
-    """Records with the map's columns: problem, topology, density, the unscaled time, ..."""
-    df = to_frame(records)
+    """Records (or a records frame read back from CSV) with the map's columns: problem,
+    topology, density, the unscaled time, ... A run whose solver reports fewer sources than the
+    run timed (:func:`short_of_sources`) is not ``ok``: its time is not the planned problem's."""
+    df = records.copy() if isinstance(records, pd.DataFrame) else to_frame(records)
     if df.empty:
         return df
     info = [json.loads(s).get("map", {}) for s in df["stats"]]
@@ -424,8 +430,15 @@ def frame(records) -> pd.DataFrame:
     df["scale"] = df["scale"].fillna(1.0).astype(float)
     df["time_ms"] = df["time_ms_median"]
     df["on_gpu"] = df["timing_scope"] != "cpu"
-    df["ok"] = df["verified"].astype(bool) & df["time_ms"].notna()
+    df["short_of_sources"] = short_of_sources(df)
+    df["ok"] = df["verified"].astype(bool) & df["time_ms"].notna() & ~df["short_of_sources"]
     return df
+
+
+def short_of_sources(df: pd.DataFrame) -> pd.Series:
+    """True where the solver solved fewer sources than the run timed
+    (:func:`apsp_kernels.records.solved_fewer_sources`)."""
+    return df["stats"].map(lambda s: bool(solved_fewer_sources(s))).astype(bool)
 
 
 def winners(df: pd.DataFrame, problem: str) -> pd.DataFrame:
@@ -459,9 +472,11 @@ def winners(df: pd.DataFrame, problem: str) -> pd.DataFrame:
 
 
 def failures(df: pd.DataFrame) -> pd.DataFrame:
-    """Runs that raised or did not verify (cap and budget skips are not failures)."""
-    bad = df[df["skipped"].str.startswith("error") | (df["time_ms"].notna() & ~df["verified"])]
-    return bad[["key", "problem", "graph", "n", "m", "verified", "max_error", "skipped"]]
+    """Runs that raised, did not verify or solved fewer sources than timed (cap and budget
+    skips are not failures)."""
+    bad = df[df["skipped"].str.startswith("error") | (df["time_ms"].notna() & ~df["verified"])
+             | df["short_of_sources"]]
+    return bad[["key", "problem", "graph", "n", "m", "verified", "short_of_sources", "max_error", "skipped"]]
 
 
 def coverage(df: pd.DataFrame) -> pd.DataFrame:
@@ -566,6 +581,12 @@ def measure_peaks() -> dict:
 
 
 # ------------------------------------------------------------------ the decision table
+def decision_records(records) -> list:
+    """The records auto's table may learn from: GPU runs whose time is the problem they timed
+    (auto.table_from_records keeps the verified, fully measured ones)."""
+    return [r for r in records if r.timing_scope != "cpu" and not solved_fewer_sources(r.stats)]
+
+
 def write_decision_table(records, cfg: dict, path):
     """Replace ``shortest_path(method="auto")``'s decision table with this map's verified,
     fully measured GPU runs; only a GPU run of the default or paper profile writes it (a smoke
@@ -573,7 +594,49 @@ def write_decision_table(records, cfg: dict, path):
     if cfg["profile"] == "smoke" or not gpu.available():
         return None
     from ..csgraph import auto
-    return auto.write_table([r for r in records if r.timing_scope != "cpu"], path)
+    return auto.write_table(decision_records(records), path)
+
+
+# ------------------------------------------------------------------ the analysis of a sweep
+def analyse(records, peaks: dict, output_dir, device: str, methods=None) -> dict:
+    """Coverage, failures, winners (and their figures) and the roofline (figure and table) of
+    a sweep's records, written to ``output_dir``; ``device`` titles the figures. Returns the
+    tables by name (``winners`` is a dict per problem)."""
+    df = frame(records)
+    out = {"records": df}
+    out["coverage"] = report.save_table(
+        coverage(df), output_dir, "coverage",
+        title="Per method and problem: runs measured, verified, extrapolated, skipped (why)",
+        note="predicted: over the per-run cap; capped: a smaller size was; skipped after: an error or "
+             "memory ended the series; dominated: more than `dominated_x` times slower than a cell's "
+             "winner, so the series ends.")
+    out["failures"] = report.save_table(failures(df), output_dir, "failures",
+                                        title="Runs that raised, did not verify or solved fewer sources than timed")
+    win = {p: winners(df, p) for p in PROBLEMS}
+    colors = method_colors(pd.concat(win.values())["winner"] if len(df) else [])
+    for problem, table in win.items():
+        report.save_table(table, output_dir, f"winners_{problem}",
+                          title=f"Fastest verified GPU method per cell, {PROBLEMS[problem]} (times in ms)",
+                          note="GPU: kernel time (CUDA events); SciPy: host clock, one core. "
+                               "extrapolated: the winner's time is scaled from sampled sources.")
+        fig = plot_winners(table, f"Fastest verified method, {PROBLEMS[problem]} — {device}", colors)
+        report.savefig(fig, output_dir, f"winners_{problem}")
+    out["winners"] = win
+    rate_df = rates(df, dense_keys(methods))
+    fig = plot_roofline(rate_df, peaks, f"Achieved rates vs. measured ceilings — {device}")
+    report.savefig(fig, output_dir, "roofline")
+    out["roofline"] = report.save_table(
+        rate_summary(rate_df, peaks), output_dir, "roofline",
+        title="Best achieved rate per method and its fraction of the ceiling",
+        note="Ceiling: int32 (min,+) peak (dense), device copy bandwidth (SSSP-based).")
+    return out
+
+
+def peaks_from_table(path) -> dict:
+    """The ceilings of ``table_peaks.csv`` back in the units :func:`measure_peaks` returns."""
+    scale = {"T (min,+)/s": 1e12, "GB/s": 1e9, "µs": 1.0}
+    table = pd.read_csv(path)
+    return {r.ceiling: float(r.value) * scale[r.unit] for r in table.itertuples()}
 
 
 # ------------------------------------------------------------------ figures
