@@ -152,6 +152,10 @@ def profile_block(folder: Path, root: Path, level: str) -> list[str]:
     out = [run_line(run) if run else "no run.json"]
     if run.get("status") not in (None, "ok"):
         out += ["", f"**Error:** {run.get('error') or 'see the notebook'}"]
+    if run.get("rechecked"):
+        again = run["rechecked"]
+        out += ["", f"**Re-checked after the run** ({str(again.get('at', ''))[:16].replace('T', ' ')} UTC): "
+                    f"{again.get('records_marked_unverified', 0)} records marked unverified: {again.get('why', '')}"]
 
     links = [f"[{p.name}]({link(folder, p.name, root)})" for p in
              [folder / f"{stem}.ipynb", folder / f"{stem}.failed.ipynb"] if p.exists()]

@@ -135,3 +135,14 @@ def test_gallery_without_a_full_measurement_to_compare_says_so(tmp_path):
     (results / "paper" / "03_bf" / "records_t1.csv").unlink()
     text = gallery.write(results).read_text()
     assert "No extrapolated `default` record has a `paper` record measured in full" in text
+
+
+def test_a_rechecked_run_says_so_in_the_gallery(tmp_path):
+    from apsp_kernels import gallery
+    folder = tmp_path / "cross_paper"
+    folder.mkdir()
+    (folder / "run.json").write_text(json.dumps({"status": "ok", "profile": "default", "device": "GPU X",
+                                                 "rechecked": {"at": "2026-11-23T12:00:00+00:00",
+                                                               "records_marked_unverified": 6, "why": "because"}}))
+    text = "\n".join(gallery.profile_block(folder, tmp_path, "###"))
+    assert "Re-checked after the run** (2026-11-23 12:00 UTC): 6 records marked unverified: because" in text
