@@ -178,7 +178,7 @@ def test_without_a_gpu_scipy_runs_and_says_so_once(monkeypatch):
 
 
 def test_result_too_large_is_refused_before_allocating(monkeypatch):
-    monkeypatch.setattr(api, "_host_free_bytes", lambda: 10**6)
+    monkeypatch.setattr(api, "host_available_bytes", lambda: 10**6)
     a = sp.csr_matrix((np.ones(1), (np.array([0]), np.array([1]))), shape=(1000, 1000))
     with pytest.raises(InputError, match="8,000,000 bytes.*indices="):
         ak.shortest_path(a)

@@ -11,7 +11,6 @@ every method.
 """
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -19,6 +18,7 @@ from scipy.sparse import csgraph as scipy_csgraph
 
 from .. import gpu
 from ..errors import GPUMemoryError, InputError, NegativeCycleError
+from ..host import host_available_bytes
 from ..solver import to_host
 from . import auto
 from .families import HOST, family
@@ -191,19 +191,12 @@ def _check_output_memory(prep: Prepared, k: int, predecessors: bool) -> None:
     n = prep.graph.n
     nbytes = k * n * (8 + 4 * predecessors)
     where = "GPU" if prep.device else "host"
-    free = gpu.free_bytes() if prep.device else _host_free_bytes()
+    free = gpu.free_bytes() if prep.device else (host_available_bytes() or 1 << 62)
     if nbytes > 0.9 * free:
         raise InputError(f"the result ({k:,} x {n:,} distances{' and predecessors' if predecessors else ''}) "
                          f"needs {nbytes:,} bytes of {where} memory but {free:,} are free; ask for "
                          f"fewer rows at a time with indices= (e.g. batches of "
                          f"{max(1, int(0.5 * free // (n * (8 + 4 * predecessors)))):,} sources)")
-
-
-def _host_free_bytes() -> int:
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return 1 << 62
 
 
 def _result(dist, pred, scalar: bool, return_predecessors: bool):

@@ -25,6 +25,7 @@ import numpy as np
 from numba import prange
 
 from ..errors import InputError
+from ..host import host_available_bytes
 from ..solver import Solution, Solver
 
 HOST_HEADROOM = 0.8  # fraction of available host memory one adjacency matrix may take
@@ -32,22 +33,6 @@ HOST_HEADROOM = 0.8  # fraction of available host memory one adjacency matrix ma
 
 class HostMemoryError(MemoryError):
     """A host allocation (the N x N adjacency matrix) that would not fit in available RAM."""
-
-
-def host_available_bytes() -> int | None:
-    """Available host memory (psutil, else /proc/meminfo MemAvailable); None if unknown."""
-    try:
-        import psutil
-        return int(psutil.virtual_memory().available)
-    except ImportError:
-        pass
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def host_fits(nbytes: int) -> bool:
