@@ -63,7 +63,7 @@ def config(profile: str) -> dict:
         "host_cap_s": choose(profile, smoke=1.0, default=1.0, paper=10.0),
         "min_sources": 32,     # GPU methods batch sources: fewer would understate them
         "host_min_sources": 4,
-        "budget_s": choose(profile, smoke=120.0, default=300.0, paper=3600.0),
+        "budget_s": choose(profile, smoke=120.0, default=360.0, paper=3600.0),
         # a method this many times slower than a cell's winner leaves its series, from this n on
         # (below it launches and set-up decide, not the work that grows with n)
         "dominated_x": choose(profile, smoke=math.inf, default=16.0, paper=math.inf),
