@@ -144,6 +144,10 @@ def read_csv(path) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+FLOAT_COLUMNS = ("time_ms_median", "time_ms_min", "max_error")
+BOOL_COLUMNS = ("verified", "extrapolated", "stand_in")
+
+
 def from_csv(path) -> list[Record]:
     """The records of a ``records_*.csv`` as Record objects (as written, device and commit kept)."""
     df = pd.read_csv(path, keep_default_na=False, na_values={c: [""] for c in FLOAT_COLUMNS})
@@ -153,10 +157,6 @@ def from_csv(path) -> list[Record]:
             row[name] = str(row[name]).strip().lower() == "true"
         out.append(Record(**{k: v for k, v in row.items() if k in COLUMNS}))
     return out
-
-
-FLOAT_COLUMNS = ("time_ms_median", "time_ms_min", "max_error")
-BOOL_COLUMNS = ("verified", "extrapolated", "stand_in")
 
 
 def solved_fewer_sources(stats: str) -> str:

@@ -1,8 +1,16 @@
 """Helpers shared by the test modules: run a registered method through its lifecycle, check it
-against the oracle, and wait on a condition with a deadline (no racing sleeps)."""
+against the oracle, random dense test graphs, wait on a condition with a deadline (no racing
+sleeps), and kill a Dask worker in the middle of a run."""
+import os
+import signal
+import threading
 import time
 
+import numpy as np
+
 from apsp_kernels import oracle, registry
+from apsp_kernels.graph import Graph
+from apsp_kernels.inf import from_public
 
 
 def solve(paper: str, name: str, graph, **params):
@@ -23,3 +31,40 @@ def wait_for(condition, what: str, timeout: float, poll: float = 0.05):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(poll)
+
+
+def dense_random_graph(n, seed, dtype=np.int32, density=0.3, isolated=1, float_offset=0.5,
+                       name="gpu-test"):
+    """Random digraph on a dense matrix: integer weights 1..10 (float32: scaled by a uniform draw
+    plus ``float_offset``), arcs kept with probability ``density``, ``isolated`` unreachable
+    vertices at the end."""
+    rng = np.random.default_rng(seed)
+    w = rng.integers(1, 11, (n, n)).astype(np.float64)
+    if dtype == np.float32:
+        w = w * rng.random((n, n)) + float_offset
+    w[rng.random((n, n)) > density] = np.inf
+    if isolated and n > 1:
+        w[-isolated:, :] = np.inf
+        w[:, -isolated:] = np.inf
+    return Graph.from_dense(from_public(w, dtype), dtype=dtype, name=f"{name}-n{n}-s{seed}")
+
+
+def in_background(run) -> tuple[threading.Thread, dict]:
+    """``run()`` in a started thread; its result lands in ``done["run"]``."""
+    done = {}
+    thread = threading.Thread(target=lambda: done.update(run=run()))
+    thread.start()
+    return thread, done
+
+
+def kill_a_worker_then_open(client, gate: str, timeout: float) -> int:
+    """SIGKILL one worker of ``client`` (the test holds its task at the Dask Event ``gate``), wait
+    until the scheduler has seen it die, then open the gate. Returns how many workers there were."""
+    from distributed import Event
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    os.kill(pids[victim], signal.SIGKILL)
+    wait_for(lambda: victim not in client.scheduler_info(n_workers=-1)["workers"],
+             "the death to be seen", timeout, poll=0.1)
+    Event(gate, client=client).set()
+    return len(pids)

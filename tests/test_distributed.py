@@ -1,10 +1,7 @@
 """All sources on a Dask cluster (apsp_kernels.distributed) with CPU workers: reductions against
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
-import os
-import signal
 import sys
-import threading
 
 import cloudpickle
 import networkx as nx
@@ -189,19 +186,13 @@ def kill_a_worker_mid_run(client, tmp_path, workers: int):
     from distributed import Event
     g = road(160, seed=5)
     out = tmp_path / "rows"
-    done = {}
-    thread = threading.Thread(target=lambda: done.update(run=all_sources(
-        g, client, block_size=16, block_solver=gated_dijkstra, bins=BINS, store=out, progress=False)))
-    thread.start()
+    thread, done = helpers.in_background(lambda: all_sources(
+        g, client, block_size=16, block_solver=gated_dijkstra, bins=BINS, store=out, progress=False))
     wait_for(lambda: (out / "blocks").is_dir() and RowStore(out).committed() >= {0, 1},
              "the two ungated blocks")
     wait_for(lambda: sum(map(len, client.processing().values())) >= workers
              and all(client.processing().values()), "every worker busy on gated blocks")
-    pids = client.run(os.getpid)
-    victim = sorted(pids)[0]
-    os.kill(pids[victim], signal.SIGKILL)
-    wait_for(lambda: victim not in client.scheduler_info(n_workers=-1)["workers"], "the death to be seen")
-    Event(GATE, client=client).set()
+    helpers.kill_a_worker_then_open(client, GATE, TIMEOUT)
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "run" in done
     run = done["run"]

@@ -1,9 +1,6 @@
 """apsp_kernels.distributed on dask-cuda workers (one per GPU of this host): rows and reductions
 against the oracle, a worker killed mid-run, bulk instances."""
-import os
-import signal
 import sys
-import threading
 
 import cloudpickle
 import numpy as np
@@ -67,19 +64,13 @@ def gated(graph, sources, matrix):
 
 
 def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
-    from distributed import Event
     g = graph(1280, seed=2)
-    out, done = tmp_path / "rows", {}
-    thread = threading.Thread(target=lambda: done.update(run=all_sources(
-        g, client, block_size=128, block_solver=gated, bins=BINS, store=out, progress=False)))
-    thread.start()
+    out = tmp_path / "rows"
+    thread, done = helpers.in_background(lambda: all_sources(
+        g, client, block_size=128, block_solver=gated, bins=BINS, store=out, progress=False))
     wait_for(lambda: (out / "blocks").is_dir() and RowStore(out).committed() >= {0, 1}, "two blocks")
     wait_for(lambda: all(client.processing().values()), "every worker busy on a gated block")
-    pids = client.run(os.getpid)
-    victim = sorted(pids)[0]
-    os.kill(pids[victim], signal.SIGKILL)
-    wait_for(lambda: victim not in client.scheduler_info(n_workers=-1)["workers"], "the death")
-    Event(GATE, client=client).set()
+    workers = helpers.kill_a_worker_then_open(client, GATE, TIMEOUT)
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "run" in done
     run = done["run"]
@@ -88,7 +79,7 @@ def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
     D, want = one_process(g)
     assert np.array_equal(run.store.rows(), D)
     assert run.reductions.summary() == want.summary()
-    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == len(pids), "the restart")
+    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == workers, "the restart")
 
 
 def test_bulk_instances_on_the_gpus(client):

@@ -5,7 +5,7 @@ import pytest
 
 from apsp_kernels import gpu, oracle
 from apsp_kernels.graph import Graph
-from apsp_kernels.inf import INF_INT32, from_public, inf_for
+from apsp_kernels.inf import INF_INT32, inf_for
 from apsp_kernels.minplus import product as prod
 from apsp_kernels.minplus import product_fast as pf
 from apsp_kernels.minplus.rkleene_fast import build_fast_launcher
@@ -24,16 +24,9 @@ def random_matrix(rng, rows, cols, dtype, high=50, inf_frac=0.2):
     return host
 
 
-def random_graph(n, seed, dtype=np.int32, density=0.3, w_low=1, w_high=10, isolated=1):
-    rng = np.random.default_rng(seed)
-    w = rng.integers(w_low, w_high + 1, (n, n)).astype(np.float64)
-    if dtype == np.float32:
-        w = w * rng.random((n, n)) + 0.25
-    w[rng.random((n, n)) > density] = np.inf
-    if isolated and n > 2:
-        w[-isolated:, :] = np.inf
-        w[:, -isolated:] = np.inf
-    return Graph.from_dense(from_public(w, dtype), dtype=dtype, name=f"fast-n{n}-s{seed}")
+def random_graph(n, seed, dtype=np.int32, density=0.3):
+    return helpers.dense_random_graph(n, seed, dtype, density, isolated=int(n > 2), float_offset=0.25,
+                                      name="fast")
 
 
 def assert_product(got, host, pr, dtype):

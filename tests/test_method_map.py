@@ -284,7 +284,7 @@ def test_a_method_far_slower_than_the_cell_winner_leaves_its_series(monkeypatch)
     df = mm.frame(mm.sweep(cfg, methods=[DENSE, SSSP]).records)
     dense = df[(df["key"] == DENSE.key)].set_index("n")  # (n/64)^3 = 1 ms vs 64 sources x 128 arcs x 1e-4
     assert dense.loc[64, "time_ms"] == 1.0
-    assert dense.loc[128, "skipped"].startswith(f"dominated: ") and (DENSE.key, "apsp", 128) not in timer.calls
+    assert dense.loc[128, "skipped"].startswith("dominated: ") and (DENSE.key, "apsp", 128) not in timer.calls
     assert "x slower than " + SSSP.key in dense.loc[128, "skipped"]
     assert (SSSP.key, "apsp", 128) in timer.calls  # the winner goes on
     cov = mm.coverage(df).set_index(["key", "problem"])
@@ -372,3 +372,11 @@ def test_a_run_whose_solver_solved_fewer_sources_is_no_result(fake_sweep):
     assert (mm.failures(df)["graph"] == rec.graph).any()
     win = mm.winners(df, "apsp").set_index(["topology", "n"])
     assert win.loc[("random", 64), "winner"] != SSSP.key
+
+
+def test_peaks_read_back_from_their_table(tmp_path):
+    peaks = {"minplus_int32_per_s": 16.3e12, "copy_bytes_per_s": 2.9e12, "launch_us": 5.3, "device": "GPU X"}
+    mm.peaks_table(peaks).to_csv(tmp_path / "table_peaks.csv", index=False)
+    back = mm.peaks_from_table(tmp_path / "table_peaks.csv")
+    assert back.keys() == {"minplus_int32_per_s", "copy_bytes_per_s", "launch_us"}
+    assert all(back[k] == pytest.approx(peaks[k]) for k in back)

@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 from apsp_kernels import datasets, generators, gpu, oracle, registry
-from apsp_kernels.graph import Graph
 from apsp_kernels.inf import INF_INT32, from_public
 from apsp_kernels.minplus import product as prod
 from apsp_kernels.minplus.cpu import certify
@@ -17,17 +16,8 @@ GPU_APSP = ["rkleene", "rkleene_launches", "rkleene_tiled", "fw_parallel",
             "minplus_blocked", "minplus_naive_tiled"]
 
 
-def random_graph(n, seed, density=0.3, isolated=1, dtype=np.int32):
-    """Random digraph on a dense matrix, ``isolated`` unreachable vertices at the end."""
-    rng = np.random.default_rng(seed)
-    w = rng.integers(1, 11, (n, n)).astype(np.float64)
-    if dtype == np.float32:
-        w = w * rng.random((n, n)) + 0.5
-    w[rng.random((n, n)) > density] = np.inf
-    if isolated and n > 1:
-        w[-isolated:, :] = np.inf
-        w[:, -isolated:] = np.inf
-    return Graph.from_dense(from_public(w, dtype), dtype=dtype, name=f"gpu-test-n{n}-s{seed}")
+def random_graph(n, seed, density=0.3, dtype=np.int32):
+    return helpers.dense_random_graph(n, seed, dtype, density)
 
 
 def run_solver(name, g, **params):

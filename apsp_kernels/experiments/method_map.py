@@ -634,9 +634,8 @@ def analyse(records, peaks: dict, output_dir, device: str, methods=None) -> dict
 
 def peaks_from_table(path) -> dict:
     """The ceilings of ``table_peaks.csv`` back in the units :func:`measure_peaks` returns."""
-    scale = {"T (min,+)/s": 1e12, "GB/s": 1e9, "µs": 1.0}
     table = pd.read_csv(path)
-    return {r.ceiling: float(r.value) * scale[r.unit] for r in table.itertuples()}
+    return {r.ceiling: float(r.value) * UNIT_SCALE[r.unit] for r in table.itertuples()}
 
 
 # ------------------------------------------------------------------ figures
@@ -721,10 +720,12 @@ def plot_roofline(rate_df: pd.DataFrame, peaks: dict, title: str):
     return fig
 
 
+UNIT_SCALE = {"T (min,+)/s": 1e12, "GB/s": 1e9, "µs": 1.0}
+PEAK_UNITS = {"minplus_int32_per_s": "T (min,+)/s", "minplus_float32_per_s": "T (min,+)/s",
+              "product_per_s": "T (min,+)/s", "product_int32_n4096_per_s": "T (min,+)/s",
+              "product_int32_n8192_per_s": "T (min,+)/s", "copy_bytes_per_s": "GB/s", "launch_us": "µs"}
+
+
 def peaks_table(peaks: dict) -> pd.DataFrame:
-    units = {"minplus_int32_per_s": ("T (min,+)/s", 1e12), "minplus_float32_per_s": ("T (min,+)/s", 1e12),
-             "product_per_s": ("T (min,+)/s", 1e12), "product_int32_n4096_per_s": ("T (min,+)/s", 1e12),
-             "product_int32_n8192_per_s": ("T (min,+)/s", 1e12), "copy_bytes_per_s": ("GB/s", 1e9),
-             "launch_us": ("µs", 1.0)}
-    return pd.DataFrame([{"ceiling": k, "value": v / units[k][1], "unit": units[k][0]}
-                         for k, v in peaks.items() if k in units])
+    return pd.DataFrame([{"ceiling": k, "value": v / UNIT_SCALE[PEAK_UNITS[k]], "unit": PEAK_UNITS[k]}
+                         for k, v in peaks.items() if k in PEAK_UNITS])

@@ -109,7 +109,7 @@ class MultiSourcePull:
 
     def run(self, sources) -> int:
         """Distances from ``sources`` (device int32, at most k) into ``self.D[:, :len]``; sweeps."""
-        cp, g = self.cp, self.graph
+        g = self.graph
         k = int(sources.shape[0])
         nc = -(-padded_width(k) // CHUNK)
         n = np.int32(g.n)
