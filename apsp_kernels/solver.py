@@ -2,7 +2,8 @@
 
 Lifecycle, which lets the timing harness time only the algorithm:
 
-1. ``Solver(graph, sources=None, **params)`` validates on the host (weights, sizes).
+1. ``Solver(graph, sources=None, **params)`` validates on the host (weights, sizes). ``sources``
+   None means every vertex, or vertex 0 for the single-source methods (``vertex_0_by_default``).
 2. ``bytes_needed()`` -> device bytes; checked against free memory before ``setup``.
 3. ``setup()`` uploads inputs and allocates (untimed for kernel-only timing).
 4. ``reset()`` restores the working state before each repetition (untimed).
@@ -39,7 +40,8 @@ class Solution:
     Inside, ``dist`` may be a cupy array, may be padded (wider, and taller, than ``n``), and
     its rows are either one per source (``by_vertex=False``) or one per vertex
     (``by_vertex=True``: the all-pairs solvers, which compute every row whatever sources
-    were asked for).
+    were asked for). ``partial`` says why a solution holds fewer rows than the solver solved
+    sources, by design (e.g. ``reduce=True`` keeps per-source reductions and the last rows).
     """
 
     dist: object
@@ -48,6 +50,7 @@ class Solution:
     pred: object | None = None
     stats: dict = field(default_factory=dict)
     by_vertex: bool = False
+    partial: str = ""
 
     def _row_ids(self, which) -> np.ndarray | slice:
         pos = np.arange(len(self.sources)) if which is None else np.atleast_1d(np.asarray(which))
@@ -97,10 +100,13 @@ class Solver:
     on_gpu = True
     accepts_negative = False
     all_pairs = True  # computes every source (FW family) vs. the ``sources`` given
+    vertex_0_by_default = False  # sources=None: every vertex; True: vertex 0 (the papers' SSSP from vertex 0)
 
     def __init__(self, graph: Graph, sources=None, **params):
         self.graph = graph
         self.params = params
+        if sources is None and self.vertex_0_by_default:
+            sources = [0]
         self.sources = checked_sources(sources, graph.n, type(self).__name__)
         if not self.accepts_negative:
             graph.require_nonnegative(type(self).__name__)

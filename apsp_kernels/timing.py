@@ -140,14 +140,13 @@ def run(method: Method, graph, *, experiment: str, sources=None, params=None,
     if verify:
         sol = solver.solution()
         asked = None if sources is None else len(np.atleast_1d(sources))
-        partial = "verified_rows" in solver.stats  # reduce=True keeps only the last rows, by design
-        if asked is not None and not partial and len(sol.sources) != asked:  # not the asked problem's time
+        if asked is not None and not sol.partial and len(sol.sources) != asked:  # not the asked problem's time
             rec.verified, rec.verify_scope = False, (f"the solver solved {len(sol.sources)} of the "
                                                      f"{asked} sources asked for")
             return rec
         result = oracle.verify(sol, graph, rows=verify_rows)
-        rec.verified, rec.max_error, rec.verify_scope = (result["verified"], result["max_error"],
-                                                          result["verify_scope"])
+        rec.verified, rec.max_error = result["verified"], result["max_error"]
+        rec.verify_scope = result["verify_scope"] + (f" ({sol.partial})" if sol.partial else "")
     else:
         rec.verify_scope = "not checked"
     return rec

@@ -115,7 +115,7 @@ def test_timing_refuses_a_time_for_sources_the_solver_did_not_solve():
 
     from apsp_kernels.solver import Solver
 
-    class FirstOnly(Solver):  # solves vertex 0 whatever it is asked
+    class FirstOnly(Solver):  # solves vertex 0 whatever it is asked; or says it keeps only that row
         all_pairs = False
         on_gpu = False
 
@@ -123,12 +123,24 @@ def test_timing_refuses_a_time_for_sources_the_solver_did_not_solve():
             pass
 
         def solution(self):
-            return Solution(oracle.distances(self.graph, [0]), np.array([0]), self.graph.n)
+            return Solution(oracle.distances(self.graph, [0]), np.array([0]), self.graph.n,
+                            partial=self.params.get("partial", ""))
 
     g = generators.ring(8)
     method = SimpleNamespace(paper="test", name="first_only", key="test:first_only", gpu=False,
-                             make=lambda graph, sources=None, **p: FirstOnly(graph, sources=sources))
+                             make=lambda graph, sources=None, **p: FirstOnly(graph, sources=sources, **p))
     rec = timing.run(method, g, experiment="apsp", sources=np.arange(8), repeats=1, warmup=0)
     assert not rec.verified and "solved 1 of the 8 sources" in rec.verify_scope
     ok = timing.run(method, g, experiment="sssp", sources=[0], repeats=1, warmup=0)
     assert ok.verified
+    kept = timing.run(method, g, experiment="apsp", sources=np.arange(8), repeats=1, warmup=0,
+                      params={"partial": "row 0 only, by design"})
+    assert kept.verified and "(row 0 only, by design)" in kept.verify_scope
+
+
+def test_single_source_methods_take_vertex_0_when_given_no_sources():
+    from apsp_kernels import registry
+
+    g = generators.ring(5)
+    for key, want in (("bodra:bf_serial", [0]), ("liu:dijkstra_serial", [0]), ("okuyama:harish", range(5))):
+        assert list(registry.get(*key.split(":")).make(g).sources) == list(want), key

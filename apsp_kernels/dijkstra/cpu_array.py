@@ -233,9 +233,10 @@ class DijkstraArraySerial(Solver):
 
     on_gpu = False
     all_pairs = False
+    vertex_0_by_default = True
 
     def __init__(self, graph, sources=None):
-        super().__init__(graph, sources=[0] if sources is None else sources)
+        super().__init__(graph, sources=sources)
         if len(self.sources) != 1:
             raise InputError(f"{type(self).__name__} is single-source; got {len(self.sources)} sources")
         self.source = int(self.sources[0])

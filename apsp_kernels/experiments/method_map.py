@@ -199,6 +199,7 @@ class Plan:
     verify_rows: np.ndarray | None = None
     repeats: int = 1
     skip: str = ""
+    capped: bool = False  # skipped as predicted over the per-run cap (larger sizes would be too)
 
 
 def plan_run(problem: str, per_src: bool, on_gpu: bool, history: list[Point], n: int, m: int,
@@ -234,6 +235,7 @@ def plan_run(problem: str, per_src: bool, on_gpu: bool, history: list[Point], n:
     cap_s = cfg["cap_s"] if on_gpu else cfg["host_cap_s"]
     if pred is not None and pred > 1e3 * cap_s:
         plan.skip = f"predicted {pred / 1e3:.3g} s per run > cap {cap_s:g} s"
+        plan.capped = True
         return plan
     plan.repeats = cfg["repeats"] if pred is None or pred < 1e3 * cfg["long_run_s"] else 1
     if pred is not None and (1 + plan.repeats) * pred > 1e3 * remaining_s:
@@ -374,8 +376,7 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
                     history.setdefault(key, []).append(Point(g.n, g.m, plan.k, ms))
                     if problem == "sssp":
                         probe = ms
-                elif rec.skipped.startswith("predicted") and "cap" in rec.skipped:
-                    # larger sizes only take longer; the all-pairs run starts from this prediction
+                elif plan.capped:  # larger sizes only take longer; all-pairs starts from this prediction
                     stopped[key] = f"capped at n={g.n}: {rec.skipped}"
                     if problem == "sssp":
                         probe = plan.predicted_ms

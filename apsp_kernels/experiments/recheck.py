@@ -13,27 +13,14 @@ every source.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import json
 import math
 import sys
 from pathlib import Path
 
 from .. import registry, report
-from ..graph import Graph
 from ..records import from_csv, solved_fewer_sources
 from . import cross_paper as xp, method_map as mm
-
-
-@functools.lru_cache(maxsize=None)
-def default_source_count(key: str) -> int | None:
-    """How many sources the method's solver takes when given none, on a 3-vertex graph
-    (3 = every vertex); None when the solver cannot be built here."""
-    g = Graph.from_edges(3, [0, 1], [1, 2], [1, 1], name="probe")
-    try:
-        return len(registry.get(*key.split(":", 1)).make(g).sources)
-    except Exception:  # noqa: BLE001 - a solver that needs a GPU to be built: cannot tell
-        return None
 
 
 def wrong_problem(rec) -> str:
@@ -44,10 +31,9 @@ def wrong_problem(rec) -> str:
     info = json.loads(rec.stats or "{}").get("map", {})
     if info.get("timed_sources") != rec.n or info.get("sources_named", False):
         return ""
-    k = default_source_count(f"{rec.paper}:{rec.method}")
-    if k is None or k >= 3:
+    if not registry.get(rec.paper, rec.method).solver_class().vertex_0_by_default:
         return ""
-    return (f"the run named no sources and {rec.paper}:{rec.method} then solves {k} source "
+    return (f"the run named no sources and {rec.paper}:{rec.method} then solves 1 source "
             f"(vertex 0), not all {rec.n}")
 
 

@@ -60,10 +60,11 @@ class BellmanFordGPU(Solver):
 
     accepts_negative = True
     all_pairs = False
+    vertex_0_by_default = True
 
     def __init__(self, graph, sources=None, variant="stride_flag", mode="faithful",
                  max_iterations=None, check_every=16, threads=1024, blocks=None):
-        super().__init__(graph, [0] if sources is None else sources)
+        super().__init__(graph, sources)
         name = f"BellmanFordGPU[{variant}]"
         graph.require_int32(name)
         if variant not in VARIANTS:

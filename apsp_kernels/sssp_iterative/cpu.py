@@ -64,9 +64,10 @@ class BellmanFordSerial(Solver):
     on_gpu = False
     accepts_negative = True
     all_pairs = False
+    vertex_0_by_default = True
 
     def __init__(self, graph, sources=None, mode="faithful", max_iterations=None):
-        super().__init__(graph, [0] if sources is None else sources)
+        super().__init__(graph, sources)
         graph.require_int32("BellmanFordSerial")
         if mode not in MODES:
             raise InputError(f"BellmanFordSerial: mode must be one of {MODES}, got {mode!r}")

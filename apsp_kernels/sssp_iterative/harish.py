@@ -145,8 +145,6 @@ class Harish(Solver):
     def _reset_stats(self):
         self.stats = {"sssp": int(len(self.sources)), "check_every": self.check_every,
                       "block": self.block, "test_first": self.test_first, "reduce": self.reduce}
-        if self.reduce:
-            self.stats["verified_rows"] = "the last source's row (reduce=True)"
 
     def bytes_needed(self) -> int:
         n, m, k = self.graph.n, self.graph.m, len(self.sources)
@@ -218,5 +216,6 @@ class Harish(Solver):
     def solution(self) -> Solution:
         if self.reduce:
             last = self.sources[-1:]
-            return Solution(self.cost[None, :].copy(), last, self.graph.n, stats=self.stats)
+            return Solution(self.cost[None, :].copy(), last, self.graph.n, stats=self.stats,
+                            partial="the last source's row (reduce=True)")
         return Solution(self.dist, self.sources, self.graph.n, stats=self.stats)

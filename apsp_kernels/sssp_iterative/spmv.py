@@ -49,9 +49,10 @@ class SpmvSSSP(Solver):
     """
 
     all_pairs = False
+    vertex_0_by_default = True
 
     def __init__(self, graph, sources=None, group="auto", block=256, check_every=8, parents=True):
-        super().__init__(graph, sources=[0] if sources is None else sources)
+        super().__init__(graph, sources=sources)
         name = type(self).__name__
         if len(self.sources) != 1:
             raise InputError(f"{name} is single-source; got {len(self.sources)} sources")

@@ -67,9 +67,10 @@ class WorklistSSSP(Solver):
     """
 
     all_pairs = False
+    vertex_0_by_default = True
 
     def __init__(self, graph, sources=None, keep=256, grab=64, chain=4, blocks_per_sm=4, parents=True):
-        super().__init__(graph, [0] if sources is None else sources)
+        super().__init__(graph, sources)
         name = type(self).__name__
         self.suffix = kernel_suffix(graph, name)
         limits = (("keep", keep, THREADS), ("grab", grab, THREADS), ("chain", chain, MAX_CHAIN))

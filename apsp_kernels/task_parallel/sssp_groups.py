@@ -109,9 +109,6 @@ class TaskParallelSSSP(Solver):
                       "groups": lay["groups"], "shared": self.shared, "paths": self.paths,
                       "reduce": self.reduce, "check_every": self.check_every,
                       "test_first": self.test_first}
-        if self.reduce and self.bounds:
-            lo, hi = self.bounds[-1]
-            self.stats["verified_rows"] = f"the last group's {hi - lo} rows (reduce=True)"
 
     # ------------------------------------------------------------------ memory
     def bytes_needed(self) -> int:
@@ -237,6 +234,7 @@ class TaskParallelSSSP(Solver):
                                                      "updated": self.updated_flat[:0].reshape(-1, 1)}
             dist = L["cost"][:, : hi - lo].T.copy()
             pred = L["updated"].view(np.int32)[:, : hi - lo].T.copy() if self.paths else None
-            return Solution(dist, self.sources[lo:hi], self.graph.n, pred=pred, stats=self.stats)
+            return Solution(dist, self.sources[lo:hi], self.graph.n, pred=pred, stats=self.stats,
+                            partial=f"the last group's {hi - lo} rows (reduce=True)")
         pred = self.pred_out.T if self.paths else None
         return Solution(self.dist_out.T, self.sources, self.graph.n, pred=pred, stats=self.stats)
