@@ -6,7 +6,7 @@ seeded sample of rows (sources), small ones in full.
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import csgraph
+from scipy.sparse import csgraph, csr_matrix
 
 from .graph import Graph
 from .solver import Solution
@@ -33,6 +33,22 @@ def distances(graph: Graph, sources=None, method: str = "auto") -> np.ndarray:
     return _ROWS.get(graph, method, idx,
                      lambda missing: np.atleast_2d(fn(graph.to_scipy(), directed=True,
                                                       indices=missing)))
+
+
+def fewest_arcs(graph: Graph, source: int) -> np.ndarray:
+    """Per vertex, the fewest arcs on a shortest path from ``source`` (-1 where unreachable).
+
+    Its maximum is the longest chain of relaxations that depend on one another: no SSSP method
+    settles every vertex in fewer steps in sequence, however parallel (a breadth-first search over
+    the tight arcs, ``d[u] + w == d[v]``, of the oracle's distances)."""
+    d = distances(graph, [source])[0]
+    src, dst = np.asarray(graph.sources_of_arcs), np.asarray(graph.indices)
+    du, dv = d[src], d[dst]
+    tight = np.isfinite(du) & (np.abs(du + np.asarray(graph.weights, dtype=np.float64) - dv)
+                               <= FLOAT32_RTOL * np.maximum(np.abs(dv), 1.0) * (graph.dtype != np.int32))
+    arcs = csr_matrix((np.ones(int(tight.sum())), (src[tight], dst[tight])), shape=(graph.n, graph.n))
+    hops = csgraph.shortest_path(arcs, directed=True, unweighted=True, indices=source)
+    return np.where(np.isfinite(hops), hops, -1).astype(np.int64)
 
 
 class _RowCache:

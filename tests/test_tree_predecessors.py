@@ -1,13 +1,11 @@
-"""Shortest-path trees from final distances, one source (apsp_kernels/sssp_iterative/tree.py) and
-many (apsp_kernels/multi_source/tree.py), run with NumPy standing in for CuPy (the functions use
-only the array API the two share)."""
+"""Shortest-path trees from final distances, one source and many (apsp_kernels/sssp_iterative/tree.py),
+run with NumPy standing in for CuPy (the functions use only the array API the two share)."""
 import numpy as np
 import pytest
 
 from apsp_kernels import gpu, oracle
 from apsp_kernels.graph import Graph
-from apsp_kernels.multi_source.tree import tree_predecessors_rows
-from apsp_kernels.sssp_iterative.tree import tree_predecessors
+from apsp_kernels.sssp_iterative.tree import tree_predecessors, tree_predecessors_rows
 
 
 @pytest.fixture
@@ -42,4 +40,5 @@ def test_one_source_and_many_sources_give_trees(numpy_as_cupy):
     for i, s in enumerate(sources):
         walks_back(rows[i], s, D[s])
         single = tree_predecessors(g, dist[s].copy(), int(s), np.empty(g.n, np.int32))
+        walks_back(single, s, D[s])
         assert np.array_equal(single, rows[i])

@@ -53,12 +53,32 @@ def _relaxations(rec: Record) -> str:
     stats = json.loads(rec.stats or "{}")
     if "relaxations" not in stats or "work_vs_dijkstra" not in stats:
         return ""
-    return f"; {stats['relaxations']:,} relaxations ({stats['work_vs_dijkstra']:.2f} x m log2 n)"
+    per_arc = f", {stats['relaxations'] / rec.m:.1f} per arc" if rec.m else ""
+    return f"; {stats['relaxations']:,} relaxations ({stats['work_vs_dijkstra']:.2f} x m log2 n{per_arc})"
 
 
-def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Record]) -> pd.DataFrame:
+def _chain(rec: Record, hops: int | None, goal_ms: float) -> str:
+    """The time per relaxation on the longest chain of dependent ones, now and for the goal."""
+    if not hops:
+        return ""
+    return (f"; shortest paths up to {hops:,} arcs long: {1e3 * rec.time_ms_median / hops:.2f} us per arc "
+            f"in sequence, {1e3 * goal_ms / hops:.2f} us for the goal")
+
+
+def road_depths(roads) -> dict:
+    """Each road graph's longest chain of dependent relaxations from vertex 0
+    (:func:`apsp_kernels.oracle.fewest_arcs`), on the host."""
+    from .. import datasets, oracle
+
+    return {road: int(oracle.fewest_arcs(datasets.load_or_stand_in(road), 0).max()) for road in roads}
+
+
+def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Record],
+          depths: dict | None = None) -> pd.DataFrame:
     """One row per target: goal, measured (verified runs only), its ratio to the limit or the peer
-    measured in this run, and whether it is met."""
+    measured in this run, and whether it is met. ``depths``: road -> the longest chain of
+    dependent relaxations (:func:`road_depths`), which bounds an SSSP's time by its latency."""
+    depths = depths or {}
     rows = []
 
     def row(target, goal, measured, versus, ratio, met, note=""):
@@ -94,7 +114,7 @@ def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Recor
         row(f"SSSP from vertex 0 of {road}", f"<= {goal_ms:g} ms", f"{r.time_ms_median:.2f} ms",
             f"liu:sssp_spmv {peer.time_ms_median:.2f} ms" if peer else "",
             peer.time_ms_median / r.time_ms_median if peer else np.nan, r.time_ms_median <= goal_ms,
-            "fast:sssp_worklist" + _relaxations(r))
+            "fast:sssp_worklist" + _relaxations(r) + _chain(r, depths.get(road), goal_ms))
     fast, cpu = _find(extra, "fast:multi_source", "random"), _find(extra, "okuyama:dijkstra_rustworkx", "random")
     paper = _find(extra, "okuyama:task_parallel_shared_tuned", "random")
     if fast is not None and cpu is not None:

@@ -156,7 +156,7 @@ class MultiSourcePull:
                                                          np.int32(g.n), np.int32(self.kp), np.int32(k)))
             out[...] = pred[:, :k].T
         else:
-            from .tree import tree_predecessors_rows
+            from ..sssp_iterative.tree import tree_predecessors_rows
             tree_predecessors_rows(g, self.D[:, :k], sources, out)
         return out
 
