@@ -37,6 +37,13 @@ class Family:
         return {k for k in (self.int32, self.float32, self.int32_pred, self.float32_pred) if k}
 
 
+def _both(name: str, description: str, all_pairs: bool, key: str, pred: str | None = None,
+          **kw) -> Family:
+    """A family whose one method (and one predecessor variant) runs int32 and float32 graphs."""
+    return Family(name, description, all_pairs, int32=key, float32=key, int32_pred=pred,
+                  float32_pred=pred, **kw)
+
+
 _DENSE = "all pairs on the dense matrix"
 _SSSP = "one shortest-path tree per source on the CSR graph"
 FAMILIES = {f.name: f for f in [
@@ -45,38 +52,27 @@ FAMILIES = {f.name: f for f in [
                  "intermediate matrix (takafuji, float32)",
            all_pairs=True, int32="fast:rkleene", float32="fast:rkleene",
            int32_pred="bodra:fw_tiled_shared", float32_pred="takafuji:multi_paths"),
-    Family("rkleene", f"R-Kleene in place over (min,+) products (pandey), {_DENSE}", all_pairs=True,
-           int32="pandey:rkleene", float32="pandey:rkleene"),
-    Family("rkleene_fast", f"R-Kleene near the (min,+) peak: 128-tile cp.async products, "
-                           f"batched and split along k, FW leaves of 128 (issue [peak]), {_DENSE}",
-           all_pairs=True, int32="fast:rkleene", float32="fast:rkleene"),
-    Family("blocked_fw", f"blocked Floyd-Warshall, 3 kernels per round (takafuji; float32 inside, "
-                         f"int32 exact below 2**24), {_DENSE}", all_pairs=True,
-           int32="takafuji:multi", float32="takafuji:multi",
-           int32_pred="takafuji:multi_paths", float32_pred="takafuji:multi_paths"),
-    Family("D", f"SSSP-based, non-negative weights (SciPy's Dijkstra slot): okuyama's task-parallel "
-                f"label-correcting kernel, {_SSSP}", all_pairs=False,
-           int32="okuyama:task_parallel_shared_tuned", float32="okuyama:task_parallel_shared_tuned",
-           int32_pred="okuyama:task_parallel_shared_paths",
-           float32_pred="okuyama:task_parallel_shared_paths"),
-    Family("task_parallel", f"okuyama's task-parallel SSSPs, N sources per vertex group, {_SSSP}",
-           all_pairs=False, int32="okuyama:task_parallel_shared_tuned",
-           float32="okuyama:task_parallel_shared_tuned",
-           int32_pred="okuyama:task_parallel_shared_paths",
-           float32_pred="okuyama:task_parallel_shared_paths"),
-    Family("harish", f"Harish & Narayanan, one SSSP at a time (okuyama Sec. 4), {_SSSP}",
-           all_pairs=False, int32="okuyama:harish", float32="okuyama:harish"),
-    Family("spmv", f"(min,+) SpMV to a fixed point (liu), {_SSSP}", all_pairs=False,
-           int32="liu:sssp_spmv", float32="liu:sssp_spmv", int32_pred="liu:sssp_spmv",
-           float32_pred="liu:sssp_spmv", single_source=True),
-    Family("worklist", f"asynchronous worklist SSSP in one persistent launch (project fast path "
-                       f"for road networks), one source after another, {_SSSP}", all_pairs=False,
-           int32="fast:sssp_worklist", float32="fast:sssp_worklist", int32_pred="fast:sssp_worklist",
-           float32_pred="fast:sssp_worklist"),
-    Family("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows "
-                           f"(project fast path for okuyama's APSP), {_SSSP}", all_pairs=False,
-           int32="fast:multi_source", float32="fast:multi_source",
-           int32_pred="fast:multi_source_paths", float32_pred="fast:multi_source_paths"),
+    _both("rkleene", f"R-Kleene in place over (min,+) products (pandey), {_DENSE}", True, "pandey:rkleene"),
+    _both("rkleene_fast", f"R-Kleene near the (min,+) peak: 128-tile cp.async products, batched and "
+                          f"split along k, FW leaves of 128 (issue [peak]), {_DENSE}", True, "fast:rkleene"),
+    _both("blocked_fw", f"blocked Floyd-Warshall, 3 kernels per round (takafuji; float32 inside, "
+                        f"int32 exact below 2**24), {_DENSE}", True, "takafuji:multi",
+          "takafuji:multi_paths"),
+    _both("D", f"SSSP-based, non-negative weights (SciPy's Dijkstra slot): okuyama's task-parallel "
+               f"label-correcting kernel, {_SSSP}", False, "okuyama:task_parallel_shared_tuned",
+          "okuyama:task_parallel_shared_paths"),
+    _both("task_parallel", f"okuyama's task-parallel SSSPs, N sources per vertex group, {_SSSP}", False,
+          "okuyama:task_parallel_shared_tuned", "okuyama:task_parallel_shared_paths"),
+    _both("harish", f"Harish & Narayanan, one SSSP at a time (okuyama Sec. 4), {_SSSP}", False,
+          "okuyama:harish"),
+    _both("spmv", f"(min,+) SpMV to a fixed point (liu), {_SSSP}", False, "liu:sssp_spmv", "liu:sssp_spmv",
+          single_source=True),
+    _both("worklist", f"asynchronous worklist SSSP in one persistent launch (project fast path for road "
+                      f"networks), one source after another, {_SSSP}", False, "fast:sssp_worklist",
+          "fast:sssp_worklist"),
+    _both("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows (project fast "
+                          f"path for okuyama's APSP), {_SSSP}", False, "fast:multi_source",
+          "fast:multi_source_paths"),
     Family("BF", f"Bellman-Ford, stride + flag, early exit (bodra); negative weights, "
                  f"negative-cycle detection; int32 only; {_SSSP}", all_pairs=False,
            int32="bodra:bf_stride_flag", int32_pred="bodra:bf_stride_flag",
