@@ -1,0 +1,69 @@
+"""The contraction hierarchy behind PHAST (apsp_kernels/sssp_hierarchy): exact distances from its
+two level sweeps (the host reference of phast.cu) against the oracle, levels that make every arc
+join two levels, and the refusal of graphs far from road-like."""
+import numpy as np
+import pytest
+
+from apsp_kernels import generators, oracle
+from apsp_kernels.errors import InputError
+from apsp_kernels.graph import Graph
+from apsp_kernels.sssp_hierarchy import contraction, phast
+
+
+def path(n):
+    u = np.arange(n - 1)
+    return Graph.from_edges(n, u, u + 1, np.full(n - 1, 3), name=f"path{n}")
+
+
+GRAPHS = {
+    "one_vertex": lambda: Graph.from_edges(1, [], [], []),
+    "two_parts": lambda: Graph.from_edges(6, [0, 1, 3, 4], [1, 2, 4, 5], [1, 2, 3, 4]),
+    "path": lambda: path(3000),
+    "ring": lambda: generators.ring(50),
+    "road_like": lambda: generators.road_like(4000, 10000, seed=6),
+    "road_like_f32": lambda: generators.road_like(3000, 7000, seed=7, dtype=np.float32),
+    "road_like_zero_weights": lambda: _zero_some(generators.road_like(2000, 5000, seed=8)),
+    "sparse_random": lambda: generators.random_digraph(400, 500, seed=3),
+}
+
+
+def _zero_some(g):
+    w = np.asarray(g.weights).copy()
+    w[::3] = 0
+    return Graph(g.n, g.indptr, g.indices, w, name=g.name + "-zeros", meta=dict(g.meta))
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_sweeps_give_the_oracle_distances(name):
+    g = GRAPHS[name]()
+    h = contraction.contract(g)
+    level = np.repeat(np.arange(h.levels), np.diff(h.level_ptr))
+    for indptr, srcs, _ in (h.up, h.down):
+        owner = np.repeat(np.arange(g.n), np.diff(indptr))
+        assert not np.any(level[srcs] == level[owner])  # every arc joins two levels
+    assert (level[h.up[1]] < level[np.repeat(np.arange(g.n), np.diff(h.up[0]))]).all()
+    for s in sorted({0, g.n // 2, g.n - 1}):
+        got = contraction.sweep_on_host(h, s, g.inf).astype(np.float64)
+        got[got >= g.inf] = np.inf
+        want = oracle.distances(g, [s])[0]
+        assert np.array_equal(np.isinf(got), np.isinf(want)), (name, s)
+        if g.dtype == np.int32:
+            np.testing.assert_array_equal(got, want)
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_the_level_term_keeps_a_path_shallow():
+    assert contraction.contract(path(3000)).levels < 40
+
+
+def test_far_from_road_like_is_refused():
+    with pytest.raises(InputError, match="road-like"):
+        contraction.contract(generators.random_digraph(2000, 12000, seed=2))
+    with pytest.raises(InputError):
+        contraction.contract(Graph.from_edges(2, [0], [1], [-1]))
+
+
+def test_top_levels_fit_the_shared_memory():
+    ptr = np.array([0, 10, 15, 18, 19, 20])
+    assert phast.top_level(ptr, 5) == 2 and phast.top_level(ptr, 100) == 0 and phast.top_level(ptr, 0) == 5
