@@ -114,6 +114,7 @@ def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
     stem = notebook.stem
     out_dir = results / stem
     out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "run.json").unlink(missing_ok=True)  # nothing of an earlier run (e.g. its re-check) carries over
     final, failed = out_dir / f"{stem}.ipynb", out_dir / f"{stem}.failed.ipynb"
     info = new_run_info(notebook, profile)
     tmp = out_dir / f".{stem}.running-{os.getpid()}.ipynb"  # same folder: the rename is atomic

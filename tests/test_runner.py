@@ -20,12 +20,15 @@ def run(notebooks_dir, results, *names):
 
 def test_runs_a_notebook_into_results(tmp_path):
     results = tmp_path / "results"
+    (results / "tiny_notebook").mkdir(parents=True)
+    (results / "tiny_notebook" / "run.json").write_text(json.dumps({"rechecked": {"at": "an earlier run"}}))
     assert run(TINY.parent, results, "tiny_notebook") == 0
 
     out = results / "tiny_notebook"
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "ok" and info["profile"] == "smoke" and info["error"] == ""
     assert info["device"] and info["seconds"] >= 0 and info["started"]
+    assert "rechecked" not in info  # a new run's run.json says nothing of the run before
     executed = nbformat.read(out / "tiny_notebook.ipynb", as_version=4)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert injected and 'profile = "smoke"' in injected[0].source
