@@ -65,7 +65,6 @@ class PhastSSSP(Solver):
             raise InputError(f"{name}: top_vertices must lie in [0, {TOP_MAX}], got {top_vertices}")
         if not 32 <= self.threads <= 1024 or self.threads % 32:
             raise InputError(f"{name}: threads must be a multiple of 32 in [32, 1024], got {threads}")
-        self.stats = {}
 
     def _hierarchy(self) -> Hierarchy:
         h, seconds = hierarchy(self.graph)
