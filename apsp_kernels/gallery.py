@@ -6,7 +6,8 @@ Per notebook: its title and run info (``run.json``: profile, device, the GPU tha
 the verdicts (``verdicts.csv``), every ``table_<name>.csv`` with its caption
 ``table_<name>.md``, every ``fig_<name>.png``, links to the executed notebook and the
 ``records_*.csv`` files, and counts of verified / unverified / skipped / extrapolated /
-stand-in rows. The ``paper`` profile's results (``results/paper/<notebook>/``) stand beside
+stand-in rows; a run that failed after them (``results/<notebook>.failed/``) is named with its
+error and partial notebook. The ``paper`` profile's results (``results/paper/<notebook>/``) stand beside
 the default ones, and a table puts each extrapolated default time next to the paper
 profile's time measured in full for the same experiment, method, graph and n.
 """
@@ -29,6 +30,7 @@ COUNTS = ("verified", "unverified", "skipped", "extrapolated", "stand-in")
 RESULT_FILES = ("run.json", "verdicts.csv", "*.ipynb", "table_*.csv", "fig_*.png", "records_*.csv")
 # Profiles whose results live in a sub-folder of results/ (the others write results/<notebook>/).
 PROFILE_FOLDERS = {"paper": "paper"}
+FAILED = ".failed"
 SHOWN_PROFILES = ("default", "paper")
 MATCH_KEYS = ("paper", "experiment", "method", "graph", "n", "timing_scope")
 
@@ -42,15 +44,27 @@ def profile_dir(results, profile: str) -> Path:
     return Path(results) / sub if sub else Path(results)
 
 
+def failed_dir(folder: Path) -> Path:
+    """``results/<notebook>.failed/``: the last run of the notebook when it did not run through."""
+    return folder.with_name(folder.name + FAILED)
+
+
+def notebook_stem(folder: Path) -> str:
+    return folder.name.removesuffix(FAILED)
+
+
 def notebook_dirs(results: Path) -> list[Path]:
-    """Sub-folders of ``results`` that hold a notebook's output: the papers, then the
-    cross-paper and library notebooks, then any other in name order."""
+    """Per notebook the folder that holds its output, ``results/<notebook>/`` (or, when no run of it
+    went through, ``<notebook>.failed/``): the papers, then the cross-paper and library notebooks,
+    then any other in name order."""
     if not results.is_dir():
         return []
     found = [d for d in results.iterdir()
              if d.is_dir() and not d.name.startswith((".", "_")) and d.name not in PROFILE_FOLDERS.values()
              and any(next(d.glob(pattern), None) for pattern in RESULT_FILES)]
-    return sorted(found, key=lambda d: notebook_rank(d.name))
+    names = {d.name for d in found}
+    found = [d for d in found if not (d.name.endswith(FAILED) and notebook_stem(d) in names)]
+    return sorted(found, key=lambda d: notebook_rank(notebook_stem(d)))
 
 
 def notebook_rank(stem: str) -> tuple:
@@ -145,13 +159,32 @@ def run_line(run: dict) -> str:
     return " · ".join(parts)
 
 
+def later_failed_run(folder: Path) -> Path | None:
+    """The folder of a run that failed after the one whose results ``folder`` holds, if any."""
+    failed = failed_dir(folder)
+    return failed if not folder.name.endswith(FAILED) and failed.is_dir() else None
+
+
+def later_failure(folder: Path, root: Path) -> list[str]:
+    """Lines on a run that failed after the one whose results ``folder`` holds, if any."""
+    failed = later_failed_run(folder)
+    if failed is None:
+        return []
+    run = read_run(failed)
+    partial = [f"[{p.name}]({link(failed, p.name, root)})" for p in sorted(failed.glob("*.ipynb"))]
+    return ["", f"**A later run failed** ({run_line(run) if run else 'no run.json'}): "
+                f"{run.get('error') or 'see its notebook'}. Shown below: the last run that went through; "
+                f"the failed run's partial output: {', '.join(partial) or f'`{failed.name}/`'}."]
+
+
 def profile_block(folder: Path, root: Path, level: str) -> list[str]:
     """One profile's results of a notebook: run line, error, links, verdicts, tables, figures."""
     run = read_run(folder)
-    stem = folder.name
+    stem = notebook_stem(folder)
     out = [run_line(run) if run else "no run.json"]
     if run.get("status") not in (None, "ok"):
         out += ["", f"**Error:** {run.get('error') or 'see the notebook'}"]
+    out += later_failure(folder, root)
     if run.get("rechecked"):
         again = run["rechecked"]
         out += ["", f"**Re-checked after the run** ({str(again.get('at', ''))[:16].replace('T', ' ')} UTC): "
@@ -216,7 +249,8 @@ def overview(found: dict[str, dict[str, Path]]) -> str:
         for folder in folders.values():
             run = read_run(folder)
             counts = record_counts(sorted(folder.glob("records_*.csv")))
-            rows.append({"notebook": folder.name, "status": run.get("status", "?"),
+            status = run.get("status", "?") + (", a later run failed" if later_failed_run(folder) else "")
+            rows.append({"notebook": notebook_stem(folder), "status": status,
                          "profile": run.get("profile", profile), "device": run.get("device", "?"),
                          "gpu": (run.get("gpu") or {}).get("index", ""), **counts})
     df = pd.DataFrame(rows)
@@ -230,7 +264,7 @@ def timed_records(folders) -> pd.DataFrame:
         for path in sorted(folder.glob("records_*.csv")):
             df = read_table(path)
             if {*MATCH_KEYS, "time_ms_median", "extrapolation", "skipped"} <= set(df.columns):
-                frames.append(df.assign(notebook=folder.name))
+                frames.append(df.assign(notebook=notebook_stem(folder)))
     if not frames:
         return pd.DataFrame(columns=[*MATCH_KEYS, "notebook", "time_s", "extrapolation", "extrapolated"])
     df = pd.concat(frames, ignore_index=True)
@@ -277,7 +311,7 @@ def render(results: Path) -> str:
             "`results/<notebook>/` (and `results/paper/<notebook>/` for the paper profile); do not edit "
             "by hand. Published numbers stand beside measured ones; times marked extrapolated or "
             "measured on stand-in graphs are labelled in the tables.", ""]
-    found = {profile: {d.name: d for d in notebook_dirs(profile_dir(results, profile))}
+    found = {profile: {notebook_stem(d): d for d in notebook_dirs(profile_dir(results, profile))}
              for profile in SHOWN_PROFILES}
     found = {profile: folders for profile, folders in found.items() if folders}
     if not found:

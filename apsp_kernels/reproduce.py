@@ -5,13 +5,17 @@
     python -m apsp_kernels.reproduce --fetch-data
 
 Each ``notebooks/<stem>.ipynb`` (all of them, sorted, or the stems named) runs under
-papermill with the parameters ``profile`` and ``output_dir`` (``results/<stem>``, given
-relative to the notebook, which runs with ``notebooks/`` as its working directory).
-The executed notebook becomes ``results/<stem>/<stem>.ipynb`` only once it has run
-through; a failed run keeps its partial output as ``<stem>.failed.ipynb``. A failure
-does not stop the other notebooks. ``run.json`` gets the profile, device, the GPU that
-ran it, start time, duration, status and error; then the gallery (``results/README.md``)
-is regenerated. The exit status is non-zero when a notebook failed.
+papermill with the parameters ``profile`` and ``output_dir`` (given relative to the
+notebook, which runs with ``notebooks/`` as its working directory). A run writes into
+``results/.running/<stem>/``; only once the notebook has run through does that folder
+replace ``results/<stem>/`` (so a results folder never mixes two runs, nor holds half a
+run). A failed run leaves the previous results as they were and becomes
+``results/<stem>.failed/`` (its partial notebook ``<stem>.failed.ipynb``, run.json with the
+error), which the next successful run removes. A run killed outright leaves only
+``.running/<stem>/``, cleared when the notebook runs again. A failure does not stop the
+other notebooks. ``run.json`` gets the profile, device, the GPU that ran it, start time,
+duration, status and error; then the gallery (``results/README.md``) is regenerated. The
+exit status is non-zero when a notebook failed.
 
 On a host with more than one GPU (and dask-cuda installed) the notebooks run at once,
 one per GPU, longest first (:mod:`apsp_kernels.multi_gpu`); otherwise one after another.
@@ -24,6 +28,7 @@ import datetime as dt
 import functools
 import json
 import os
+import shutil
 import sys
 import time
 import warnings
@@ -35,6 +40,7 @@ from .records import write_atomic
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 KERNEL_NAME = "python3"  # ipykernel's own spec: the interpreter running this module
+STAGING = ".running"
 
 
 def find_notebooks(notebooks_dir: Path, names=()) -> list[Path]:
@@ -106,55 +112,97 @@ def new_run_info(notebook: Path, profile: str) -> dict:
             "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""}
 
 
+def staging_dir(results: Path, stem: str) -> Path:
+    """Where a run of ``stem`` writes until it has run through (beside ``results/<stem>``: renames are atomic)."""
+    return results / STAGING / stem
+
+
+def replace_dir(new: Path, target: Path) -> None:
+    """Put the folder ``new`` where ``target`` is, removing the old ``target``."""
+    if target.exists():
+        old = new.with_name(f"{new.name}.replaced")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+        os.replace(new, target)
+        shutil.rmtree(old)
+    else:
+        os.replace(new, target)
+
+
+def keep_partial_notebook(folder: Path, stem: str) -> str:
+    """Rename the partial executed notebook of a failed run to ``<stem>.failed.ipynb``; its name, or ''."""
+    partial = folder / f"{stem}.ipynb"
+    if not partial.exists():
+        return ""
+    if partial.stat().st_size == 0:
+        partial.unlink()
+        return ""
+    partial.rename(folder / f"{stem}.failed.ipynb")
+    return f"{stem}.failed.ipynb"
+
+
+def publish(staging: Path, results: Path, stem: str, info: dict) -> None:
+    """A run through: ``results/<stem>/`` (and any earlier failure is gone); else ``<stem>.failed/``."""
+    if info["status"] == "ok":
+        replace_dir(staging, results / stem)
+        shutil.rmtree(gallery.failed_dir(results / stem), ignore_errors=True)
+    else:
+        replace_dir(staging, gallery.failed_dir(results / stem))
+
+
 def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
-    """Execute one notebook into ``results/<stem>/``; return its run info (never raises on failure)."""
+    """Execute one notebook into ``results/<stem>/`` (see the module's docstring); return its run
+    info (never raises on failure)."""
     import papermill
 
     let_kernels_import_package()  # also in a Dask worker: its kernel needs the package too
     stem = notebook.stem
-    out_dir = results / stem
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "run.json").unlink(missing_ok=True)  # nothing of an earlier run (e.g. its re-check) carries over
-    final, failed = out_dir / f"{stem}.ipynb", out_dir / f"{stem}.failed.ipynb"
+    staging = staging_dir(results, stem)
+    shutil.rmtree(staging, ignore_errors=True)  # what a run killed outright left
+    staging.mkdir(parents=True)
     info = new_run_info(notebook, profile)
-    tmp = out_dir / f".{stem}.running-{os.getpid()}.ipynb"  # same folder: the rename is atomic
+    executed = staging / f"{stem}.ipynb"
     t0 = time.perf_counter()
     try:
         papermill.execute_notebook(
-            str(notebook), str(tmp), kernel_name=KERNEL_NAME, cwd=str(notebook.parent),
-            parameters={"profile": profile, "output_dir": os.path.relpath(out_dir, notebook.parent)},
+            str(notebook), str(executed), kernel_name=KERNEL_NAME, cwd=str(notebook.parent),
+            parameters={"profile": profile, "output_dir": os.path.relpath(staging, notebook.parent)},
             progress_bar=sys.stderr.isatty(), log_output=False)
-        os.replace(tmp, final)
-        failed.unlink(missing_ok=True)
-        info.update(status="ok", executed_notebook=final.name)
+        info.update(status="ok", executed_notebook=executed.name)
     except Exception as exc:  # any failure of one notebook is reported, the others still run
         info["error"] = describe(exc)
-        if tmp.exists() and tmp.stat().st_size > 0:
-            os.replace(tmp, failed)
-            info["executed_notebook"] = failed.name
+        info["executed_notebook"] = keep_partial_notebook(staging, stem)
     finally:
         info["seconds"] = round(time.perf_counter() - t0, 1)
-        tmp.unlink(missing_ok=True)
-    write_run_json(out_dir, info, title=heading(notebook) or stem)
+    write_run_json(staging, info, title=heading(notebook) or stem)
+    publish(staging, results, stem, info)
     return info
+
+
+def output_folder(results: Path, run: dict) -> Path:
+    """Where a run's output went: ``results/<stem>/``, or ``results/<stem>.failed/``."""
+    folder = results / run["notebook"]
+    return folder if run["status"] == "ok" else gallery.failed_dir(folder)
 
 
 def summary(runs: list[dict], results: Path) -> str:
     width = max([len(r["notebook"]) for r in runs] + [8])
     lines = [f"{'notebook':<{width}}  {'status':<6}  {'seconds':>8}  output"]
     for r in runs:
-        where = results / r["notebook"] / r["executed_notebook"] if r["executed_notebook"] else "-"
+        where = output_folder(results, r) / r["executed_notebook"] if r["executed_notebook"] else "-"
         lines.append(f"{r['notebook']:<{width}}  {r['status']:<6}  {r['seconds']:>8.1f}  {where}")
     return "\n".join(lines)
 
 
 def report_done(tag: str, r: dict, results: Path) -> None:
     if r["status"] == "ok":
-        print(f"{tag}: ok in {r['seconds']:.1f} s -> {results / r['notebook'] / r['executed_notebook']}",
+        print(f"{tag}: ok in {r['seconds']:.1f} s -> {output_folder(results, r) / r['executed_notebook']}",
               flush=True)
     else:
-        kept = (f"; the partial notebook is kept as {results / r['notebook'] / r['executed_notebook']}"
-                if r["executed_notebook"] else "")
+        kept = f"; its partial output is in {output_folder(results, r)}/" if r["executed_notebook"] else ""
+        earlier = results / r["notebook"]
+        if earlier.is_dir():
+            kept += f" ({earlier}/ keeps the earlier run)"
         print(f"{tag}: FAILED after {r['seconds']:.1f} s: {r['error']}{kept}", flush=True)
 
 
@@ -168,9 +216,14 @@ def previous_seconds(stem: str, folders) -> float | None:
 
 
 def lost_run(notebook: Path, results: Path, profile: str, exc: BaseException) -> dict:
-    """The run info of a notebook whose Dask task itself failed (its worker died, say)."""
+    """The run info of a notebook whose Dask task itself failed (its worker died, say); what the
+    task had written becomes ``results/<stem>.failed/``."""
     info = new_run_info(notebook, profile) | {"gpu": {}, "error": f"the Dask task failed: {describe(exc)}"}
-    write_run_json(results / notebook.stem, info, title=heading(notebook) or notebook.stem)
+    staging = staging_dir(results, notebook.stem)
+    staging.mkdir(parents=True, exist_ok=True)
+    info["executed_notebook"] = keep_partial_notebook(staging, notebook.stem)
+    write_run_json(staging, info, title=heading(notebook) or notebook.stem)
+    publish(staging, results, notebook.stem, info)
     return info
 
 
@@ -325,7 +378,8 @@ def main(argv=None) -> int:
     failed = [r["notebook"] for r in runs if r["status"] != "ok"]
     if failed:
         print(f"\n{len(failed)} of {len(runs)} notebooks failed: {', '.join(failed)} "
-              f"(see run.json and <stem>.failed.ipynb under {results}/)", file=sys.stderr)
+              f"(see run.json and the partial notebook in {results}/<stem>.failed/; "
+              f"{results}/<stem>/ keeps the last run that went through)", file=sys.stderr)
         return 1
     return 0
 

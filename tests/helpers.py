@@ -1,6 +1,6 @@
 """Helpers shared by the test modules: run a registered method through its lifecycle, check it
 against the oracle, random dense test graphs, wait on a condition with a deadline (no racing
-sleeps), and kill a Dask worker in the middle of a run."""
+sleeps), and kill a Dask worker in the middle of a run and check that no block was lost."""
 import os
 import signal
 import threading
@@ -68,3 +68,13 @@ def kill_a_worker_then_open(client, gate: str, timeout: float) -> int:
              "the death to be seen", timeout, poll=0.1)
     Event(gate, client=client).set()
     return len(pids)
+
+
+def assert_each_block_committed_once(run, store_dir, blocks: int) -> None:
+    """After a worker was killed: every block committed exactly once and none lost. A task whose
+    result died with its worker runs again and finds its block committed ("already committed",
+    its reductions read back), so the statuses add up to the blocks but need not all be "written"."""
+    assert set(run.statuses) <= {"written", "already committed"}, run.statuses
+    assert sum(run.statuses.values()) == blocks, run.statuses
+    assert len(list((store_dir / "blocks").glob("*.json"))) == blocks  # one exclusive marker each
+    assert not list((store_dir / "blocks").glob(".*.tmp"))

@@ -10,8 +10,8 @@ import pytest
 from scipy.sparse import csgraph
 
 from apsp_kernels import generators, oracle
-from apsp_kernels.distributed import (RowStore, all_sources, bulk_instances, cluster, estimate,
-                                      worker_graph)
+from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk_instances, cluster,
+                                      estimate, worker_graph)
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
@@ -131,6 +131,27 @@ def test_a_crash_between_chunks_and_commit_is_redone_and_never_read(client, tmp_
     assert np.array_equal(store.rows([block.start]), oracle.distances(g, [block.start]))
 
 
+def test_a_task_run_again_after_its_commit_returns_its_reductions_and_writes_nothing(tmp_path):
+    # what Dask does when a worker dies after committing a block but before its result was fetched
+    from apsp_kernels.distributed.row_store import fingerprint
+    from apsp_kernels.distributed.tasks import run_block
+    g = road(48)
+    ids = np.arange(g.n, dtype=np.int32)
+    store = RowStore.create_or_open(tmp_path / "rows", g, ids, 16)
+    block = store.blocks[1]
+    args = (g, fingerprint(g), block_solvers.default_key(False), False, block, ids[block.start:block.stop],
+            np.asarray(BINS, dtype=np.float64), str(store.path))
+    first = run_block(*args)
+    marker = store.marker(block.id).read_text()
+    again = run_block(*args)
+    assert (first["status"], again["status"]) == ("written", "already committed")
+    assert first["partial"].keys() == again["partial"].keys()
+    for name, value in first["partial"].items():
+        assert np.array_equal(value, again["partial"][name]), name
+    assert store.marker(block.id).read_text() == marker
+    assert np.array_equal(store.rows(ids[block.start:block.stop]), oracle.distances(g, ids[block.start:block.stop]))
+
+
 def test_bad_input_is_refused_before_anything_is_written(client, tmp_path, monkeypatch):
     g = road(40)
     out = tmp_path / "rows"
@@ -196,9 +217,7 @@ def kill_a_worker_mid_run(client, tmp_path, workers: int):
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "run" in done
     run = done["run"]
-    assert run.statuses == {"written": 10}  # each block committed exactly once
-    markers = list((out / "blocks").glob("*.json"))
-    assert len(markers) == 10 and not list((out / "blocks").glob(".*.tmp"))
+    helpers.assert_each_block_committed_once(run, out, 10)
     D = oracle.distances(g)
     assert np.array_equal(run.store.rows(), D)
     one, _ = reduce_in_blocks(g, g.n)

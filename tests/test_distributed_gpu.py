@@ -74,8 +74,7 @@ def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "run" in done
     run = done["run"]
-    assert run.statuses == {"written": len(split(g.n, 128))}
-    assert len(list((out / "blocks").glob("*.json"))) == len(split(g.n, 128))
+    helpers.assert_each_block_committed_once(run, out, len(split(g.n, 128)))
     D, want = one_process(g)
     assert np.array_equal(run.store.rows(), D)
     assert run.reductions.summary() == want.summary()

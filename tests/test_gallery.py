@@ -23,7 +23,7 @@ def make_tree(results):
     pd.DataFrame({"method": ["a", "b", "c", "d"], "verified": [True, False, False, True],
                   "skipped": ["", "", "no CUDA GPU", ""], "extrapolated": [False, False, False, True],
                   "stand_in": [True, False, False, False]}).to_csv(ok / "records_t3.csv", index=False)
-    bad = results / "02_sssp"
+    bad = results / "02_sssp.failed"  # no run of it went through
     bad.mkdir()
     (bad / "run.json").write_text(json.dumps({"status": "failed", "profile": "smoke", "device": "CPU only",
                                               "error": "cell [3]: ValueError: bad graph"}))
@@ -46,7 +46,8 @@ def test_gallery_renders_tables_verdicts_figures_and_counts(tmp_path):
     assert "2 verified, 1 unverified, 1 skipped, 1 extrapolated, 1 stand-in" in text
     # the failed run: no title, so its folder name; its error and partial notebook
     assert "## 02_sssp" in text and "**FAILED**" in text and "ValueError: bad graph" in text
-    assert "[02_sssp.failed.ipynb](02_sssp/02_sssp.failed.ipynb)" in text
+    assert "[02_sssp.failed.ipynb](02_sssp.failed/02_sssp.failed.ipynb)" in text
+    assert "## 02_sssp.failed" not in text and "| 02_sssp | failed |" in text
     assert not [p for p in results.iterdir() if p.name.startswith(".")]
 
 
@@ -122,8 +123,8 @@ def test_gallery_says_which_profile_has_not_run(tmp_path):
 
     paper_only = tmp_path / "paper_only"
     make_profiles(paper_only)
-    for stem in ("01_fw", "02_sssp", "03_bf"):
-        shutil.rmtree(paper_only / stem)
+    for folder in ("01_fw", "02_sssp.failed", "03_bf"):
+        shutil.rmtree(paper_only / folder)
     text = gallery.write(paper_only).read_text()
     assert "The `default` profile has not run" in text and "## Bellman-Ford" in text
     assert "### Profile" not in text and "![bf](paper/03_bf/fig_bf.png)" in text

@@ -74,9 +74,10 @@ def test_several_gpus_run_the_notebooks_at_once_longest_first(tmp_path, monkeypa
 
     out = capsys.readouterr().out
     assert "one notebook per GPU at a time on Dask, longest first: c_tiny, b_tiny, a_broken" in out
-    runs = {stem: json.loads((results / stem / "run.json").read_text())
-            for stem in ("a_broken", "b_tiny", "c_tiny")}
+    runs = {stem: json.loads((results / folder / "run.json").read_text())
+            for stem, folder in (("a_broken", "a_broken.failed"), ("b_tiny", "b_tiny"), ("c_tiny", "c_tiny"))}
     assert [runs[s]["status"] for s in sorted(runs)] == ["failed", "ok", "ok"]
+    assert json.loads((results / "a_broken" / "run.json").read_text()) == {"status": "ok", "seconds": 1.0}
     assert "boom" in runs["a_broken"]["error"]
     assert {r["gpu"]["index"] for r in runs.values()} == {"3", "5"}
     for stem, r in runs.items():
@@ -96,17 +97,50 @@ def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tm
 
     assert run(notebooks, results) != 0
 
-    info = json.loads((results / "a_broken" / "run.json").read_text())
+    info = json.loads((results / "a_broken.failed" / "run.json").read_text())
     assert info["status"] == "failed" and "boom" in info["error"]
-    assert (results / "a_broken" / "a_broken.failed.ipynb").exists()
-    assert not (results / "a_broken" / "a_broken.ipynb").exists()
+    assert (results / "a_broken.failed" / "a_broken.failed.ipynb").exists()
+    assert not (results / "a_broken").exists()  # nothing ran through: no results folder
     assert json.loads((results / "b_tiny" / "run.json").read_text())["status"] == "ok"
     assert (results / "b_tiny" / "b_tiny.ipynb").exists()
+    assert not [p for p in (results / ".running").iterdir()], "a run's working folder left behind"
     captured = capsys.readouterr()
     assert "[1/2] a_broken: running ..." in captured.out and "[2/2] b_tiny: ok" in captured.out
     assert "Dask" not in captured.out
-    assert "a_broken.failed.ipynb" in captured.out and "a_broken" in captured.err
-    assert "FAILED" in (results / "README.md").read_text()
+    assert "a_broken.failed" in captured.out and "a_broken" in captured.err
+    gallery_text = (results / "README.md").read_text()
+    assert "FAILED" in gallery_text and "a_broken.failed/a_broken.failed.ipynb" in gallery_text
+
+
+def test_a_failed_run_leaves_the_earlier_results_whole_and_the_next_success_replaces_both(tmp_path):
+    notebooks, results = tmp_path / "notebooks", tmp_path / "results"
+    notebooks.mkdir()
+    good = nbformat.read(TINY, as_version=4)
+    nbformat.write(good, notebooks / "nb.ipynb")
+    assert run(notebooks, results) == 0
+    earlier = {p.name: p.read_bytes() for p in (results / "nb").iterdir()}
+    (results / ".running" / "nb").mkdir(parents=True)  # what a run killed outright leaves
+    (results / ".running" / "nb" / "table_x.csv").write_text("half")
+
+    failing = nbformat.read(TINY, as_version=4)  # writes its table, then fails before its figure
+    failing.cells.insert(2, nbformat.v4.new_code_cell('raise RuntimeError("late boom")'))
+    nbformat.write(failing, notebooks / "nb.ipynb")
+    assert run(notebooks, results) != 0
+    assert {p.name: p.read_bytes() for p in (results / "nb").iterdir()} == earlier
+    failed = results / "nb.failed"
+    assert sorted(p.name for p in failed.iterdir()) == ["nb.failed.ipynb", "run.json", "table_x.csv",
+                                                       "verdicts.csv"]
+    assert "late boom" in json.loads((failed / "run.json").read_text())["error"]
+    text = (results / "README.md").read_text()
+    assert "**A later run failed**" in text and "late boom" in text and "nb.failed/nb.failed.ipynb" in text
+    assert "ok, a later run failed" in text
+
+    nbformat.write(good, notebooks / "nb.ipynb")
+    (results / "nb" / "stale.csv").write_text("from no run of this notebook")
+    assert run(notebooks, results) == 0
+    assert not failed.exists() and not (results / "nb" / "stale.csv").exists()
+    assert json.loads((results / "nb" / "run.json").read_text())["status"] == "ok"
+    assert "later run failed" not in (results / "README.md").read_text()
 
 
 def test_several_gpus_without_dask_cuda_run_in_turn_and_say_why(tmp_path, monkeypatch, capsys):
@@ -191,4 +225,4 @@ NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 def test_every_notebook_runs_in_the_smoke_profile(notebook, tmp_path):
     """What CI can check of the notebooks without a GPU: they run to the end (GPU parts skipped)."""
     assert run(notebook.parent, tmp_path, notebook.stem) == 0, \
-        json.loads((tmp_path / notebook.stem / "run.json").read_text())["error"]
+        json.loads((tmp_path / f"{notebook.stem}.failed" / "run.json").read_text())["error"]
