@@ -14,7 +14,7 @@ from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk
                                       estimate, worker_graph)
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
-from apsp_kernels.distributed.reductions import Accumulator, block_partial
+from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
 import helpers
@@ -129,6 +129,15 @@ def test_a_crash_between_chunks_and_commit_is_redone_and_never_read(client, tmp_
     rows = np.zeros((block.size, g.n), np.int32)
     assert store.write_block(block, rows) == "already committed"
     assert np.array_equal(store.rows([block.start]), oracle.distances(g, [block.start]))
+
+
+def test_default_bins_hold_every_distance_and_span_those_that_occur():
+    g = generators.road_like(400, 1000, seed=4)  # strongly connected: bounded through vertex 0
+    D = oracle.distances(g)
+    top = default_bins(g)[-1]
+    assert D.max() <= top <= 2 * D.max() < g.distance_bound
+    path = Graph.from_edges(3, [0, 1], [1, 2], [5, 7], name="path")  # nothing reaches vertex 0
+    assert default_bins(path)[-1] == path.distance_bound
 
 
 def test_a_task_run_again_after_its_commit_returns_its_reductions_and_writes_nothing(tmp_path):

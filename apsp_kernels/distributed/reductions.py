@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .. import oracle
 from ..errors import InputError
 from ..graph import array_module
 from ..solver import to_host
@@ -39,8 +40,19 @@ def check_bins(bins) -> np.ndarray:
 
 
 def default_bins(graph, count: int = 64) -> np.ndarray:
-    """``count`` equal bins from 0 to the graph's distance bound (every distance falls inside)."""
-    return np.linspace(0.0, max(float(graph.distance_bound), 1.0), count + 1)
+    """``count`` equal bins from 0 to an upper bound on every distance, so that none falls outside.
+
+    When vertex 0 reaches every vertex and every vertex reaches it, d(u, v) <= d(u, 0) + d(0, v)
+    bounds every distance by ecc_in(0) + ecc_out(0) (at most twice the diameter: two host Dijkstras,
+    and the bins span the distances that occur); otherwise the graph's distance bound.
+    """
+    top = float(graph.distance_bound)
+    if graph.n > 1:
+        out = oracle.distances(graph, [0], method="dijkstra")
+        into = oracle.distances(graph.reverse, [0], method="dijkstra")
+        if np.isfinite(out).all() and np.isfinite(into).all():
+            top = min(top, float(out.max() + into.max()))
+    return np.linspace(0.0, max(top, 1.0), count + 1)
 
 
 def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:

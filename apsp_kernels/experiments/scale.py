@@ -248,11 +248,25 @@ def bulk_run(client, cfg, experiment="bulk") -> Record:
 
 
 # ---------------------------------------------------------------------------- tables
+RUN_NAMES = {"road_reductions": "{graph} reductions", "road_reductions_cpu": "{graph} reductions",
+             "bulk": "bulk {graph}", "gnutella_zarr": "{graph} rows to Zarr"}
+
+
+def run_name(record: Record) -> str:
+    """A run in words for tables and plots: what ran, on how many GPUs or CPU workers, and whether
+    its time is extrapolated (e.g. "NY reductions · 2 GPUs")."""
+    what = RUN_NAMES.get(record.experiment, "{graph} " + record.experiment).format(graph=record.graph)
+    workers = record.param("workers") or 1
+    unit = ("CPU worker" if record.timing_scope == "cpu" else "GPU") + ("s" if workers != 1 else "")
+    extrapolated = " (extrapolated)" if record.extrapolation else ""
+    return f"{what} · {workers} {unit}{extrapolated}"
+
+
 def scaling_table(records) -> pd.DataFrame:
     """Wall time per (experiment, graph, workers) and the scaling efficiency t1 / (w t_w)."""
     rows = []
     for r in records:
-        rows.append({"experiment": r.experiment, "graph": r.graph, "device": r.device,
+        rows.append({"run": run_name(r), "experiment": r.experiment, "graph": r.graph, "device": r.device,
                      "workers": r.param("workers"), "sources_run": r.stat("sources_run"),
                      "time_s": r.time_ms_median / 1e3, "method": r.method,
                      "verified": r.verified, "label": label(r).strip(" ()")})
