@@ -200,6 +200,24 @@ def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, mo
     assert not reproduce.uses_every_gpu(TINY)
 
 
+def test_a_notebook_whose_dask_task_died_is_a_failed_run_with_what_it_wrote(tmp_path):
+    results = tmp_path / "results"
+    (results / "tiny_notebook").mkdir(parents=True)
+    (results / "tiny_notebook" / "run.json").write_text(json.dumps({"status": "ok"}))
+    staging = reproduce.staging_dir(results, "tiny_notebook")  # what the dead worker left
+    staging.mkdir(parents=True)
+    (staging / "tiny_notebook.ipynb").write_text("{}")
+    (staging / "table_x.csv").write_text("n\n1\n")
+
+    info = reproduce.lost_run(TINY, results, "smoke", RuntimeError("worker died"))
+    failed = results / "tiny_notebook.failed"
+    assert info["status"] == "failed" and "worker died" in info["error"]
+    assert sorted(p.name for p in failed.iterdir()) == ["run.json", "table_x.csv", "tiny_notebook.failed.ipynb"]
+    assert json.loads((failed / "run.json").read_text())["error"] == info["error"]
+    assert json.loads((results / "tiny_notebook" / "run.json").read_text()) == {"status": "ok"}
+    assert not staging.exists()
+
+
 def test_the_paper_profile_writes_beside_the_default_results(tmp_path):
     results = tmp_path / "results"
     assert reproduce.main(["--profile", "paper", "--notebooks-dir", str(TINY.parent),
