@@ -112,6 +112,16 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert np.allclose(again.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
 
 
+def test_rows_are_read_by_source_or_by_position(client, tmp_path):
+    g = road(60)
+    sources = np.array([41, 7, 19, 3], dtype=np.int32)
+    run = all_sources(g, client, sources, block_size=2, store=tmp_path / "rows", progress=False, reduce=False)
+    assert np.array_equal(run.store.rows_of([3, 41]), oracle.distances(g, [3, 41]))
+    assert np.array_equal(run.store.rows([0, 3]), oracle.distances(g, [41, 3]))
+    with pytest.raises(InputError, match=r"no row for source\(s\) \[5\]"):
+        run.store.rows_of([3, 5])
+
+
 def test_a_crash_between_chunks_and_commit_is_redone_and_never_read(client, tmp_path):
     g = road(80)
     ids = np.arange(g.n, dtype=np.int32)

@@ -195,3 +195,18 @@ class RowStore:
                              f"run (rerunning resumes it) before reading them")
         array = zarr.open_array(str(self.path / "distances"), mode="r")
         return to_public(array.oindex[pos, :])
+
+    def rows_of(self, sources) -> np.ndarray:
+        """Public float64 rows of the vertices ``sources`` (ids of the graph, not positions);
+        InputError naming those the store does not hold."""
+        held = self.sources
+        want = np.atleast_1d(np.asarray(sources, dtype=np.int64))
+        order = np.argsort(held, kind="stable")
+        at = np.searchsorted(held, want, sorter=order)
+        at = np.minimum(at, len(held) - 1)
+        pos = order[at]
+        absent = want[held[pos] != want]
+        if absent.size:
+            raise InputError(f"{self.path}: no row for source(s) {absent[:8].tolist()}: the store holds "
+                             f"{len(held):,} sources (its .sources); rows(positions) reads by position")
+        return self.rows(pos)
