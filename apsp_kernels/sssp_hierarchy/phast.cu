@@ -3,7 +3,10 @@
 // downward sweep, levels descending: over its in-arcs from higher levels. A level's vertices are
 // independent (every arc joins two levels), so a level is one parallel step.
 // Levels with many vertices run one launch each (ph_level); the many small levels at the top run
-// in one block (ph_top), their distances in shared memory, a barrier between levels.
+// in one block (ph_top), their distances in shared memory, a barrier between levels. There a level's
+// vertices share the block's threads: a group of up to 32 lanes per vertex (fewer vertices, wider
+// groups) reads the vertex's in-arcs side by side and takes their minimum with warp shuffles, so a
+// top vertex with many shortcut arcs costs a few memory latencies, not one per arc.
 #include "common.cuh"
 
 template <typename T>
@@ -24,6 +27,15 @@ __device__ void ph_level(const int* indptr, const int* srcs, const T* w, T* d, i
 }
 
 template <typename T>
+__device__ __forceinline__ T group_min(T x, int width) {  // lanes of an aligned group of `width`
+    for (int offset = width >> 1; offset > 0; offset >>= 1) {
+        const T y = __shfl_xor_sync(0xffffffffu, x, offset);
+        x = y < x ? y : x;
+    }
+    return x;
+}
+
+template <typename T>
 __device__ void ph_top(const int* indptr, const int* srcs, const T* w, T* d, const int* level_ptr, int first,
                        int last, int n) {
     extern __shared__ unsigned char ph_smem[];
@@ -35,8 +47,22 @@ __device__ void ph_top(const int* indptr, const int* srcs, const T* w, T* d, con
     __syncthreads();
     for (int l = first;; l += ascending ? 1 : -1) {
         const int lo = level_ptr[l], hi = level_ptr[l + 1];
-        for (int v = lo + threadIdx.x; v < hi; v += blockDim.x)
-            top[v - top_start] = pull<T>(indptr, srcs, w, v, top[v - top_start], d, top, top_start);
+        int width = 32;  // lanes per vertex: the widest group that still gives every vertex one
+        while (width > 1 && (hi - lo) * width > (int)blockDim.x) width >>= 1;
+        const int group = threadIdx.x / width, lane = threadIdx.x % width, groups = blockDim.x / width;
+        for (int base = lo; base < hi; base += groups) {  // every lane runs each round: the shuffles need them
+            const int v = base + group;
+            T best = dist_inf<T>();
+            if (v < hi) {
+                const int end = indptr[v + 1];
+                for (int e = indptr[v] + lane; e < end; e += width) {
+                    const int u = srcs[e];
+                    best = add_min<T>(u >= top_start ? top[u - top_start] : d[u], w[e], best);
+                }
+            }
+            best = group_min<T>(best, width);
+            if (v < hi && lane == 0 && best < top[v - top_start]) top[v - top_start] = best;
+        }
         __syncthreads();
         if (l == last) break;
     }
