@@ -1,5 +1,6 @@
 """A Dask cluster shaped like dask-cuda's LocalCUDACluster, for CPU-only tests: one worker
-process per (fake) GPU id, each seeing its own id first in CUDA_VISIBLE_DEVICES."""
+process per (fake) GPU id, each seeing its own id first in CUDA_VISIBLE_DEVICES. Dask's NVML
+monitor is off: on a GPU host it would look the fake ids up and fail to start the workers."""
 import contextlib
 
 from apsp_kernels import multi_gpu
@@ -11,7 +12,8 @@ def fake_gpu_client(gpus):
 
     workers = {i: {"cls": Nanny, "options": {
         "nthreads": 1, "resources": {multi_gpu.GPU_RESOURCE: 1},
-        "env": {"CUDA_VISIBLE_DEVICES": ",".join(gpus[i:] + gpus[:i])}}} for i in range(len(gpus))}
+        "env": {"CUDA_VISIBLE_DEVICES": ",".join(gpus[i:] + gpus[:i]),
+                "DASK_DISTRIBUTED__DIAGNOSTICS__NVML": "False"}}} for i in range(len(gpus))}
     scheduler = {"cls": Scheduler, "options": {"dashboard": False}}
     with SpecCluster(workers=workers, scheduler=scheduler) as cluster, \
             Client(cluster, set_as_default=False) as client:
