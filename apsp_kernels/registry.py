@@ -40,6 +40,12 @@ class Method:
         module, cls = self.impl.split(":")
         return getattr(importlib.import_module(module), cls)
 
+    @property
+    def host_preprocessing(self) -> bool:
+        """Whether the method first builds something per graph on the host (seconds and more, not
+        timed; e.g. PHAST's contraction hierarchy): Solver.host_preprocessing, False for the rest."""
+        return getattr(self.solver_class(), "host_preprocessing", False)
+
     def make(self, graph, sources=None, **params):
         """Instantiate the solver with the method's fixed params plus ``params``."""
         merged = dict(self.params)

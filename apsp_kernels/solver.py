@@ -101,6 +101,7 @@ class Solver:
     accepts_negative = False
     all_pairs = True  # computes every source (FW family) vs. the ``sources`` given
     vertex_0_by_default = False  # sources=None: every vertex; True: vertex 0 (the papers' SSSP from vertex 0)
+    host_preprocessing = False  # True: a one-off per-graph step on the host (seconds and more), not timed
 
     def __init__(self, graph: Graph, sources=None, **params):
         self.graph = graph

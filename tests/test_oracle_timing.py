@@ -154,4 +154,4 @@ def test_single_source_methods_take_vertex_0_when_given_no_sources():
         assert sources == ([0] if cls.vertex_0_by_default else list(range(5))), method.key
         single |= {method.key} if cls.vertex_0_by_default else set()
     assert single == {"bodra:bf_naive", "bodra:bf_serial", "bodra:bf_stride", "bodra:bf_stride_flag",
-                      "fast:sssp_worklist", "liu:dijkstra_parallel", "liu:dijkstra_serial", "liu:sssp_spmv"}
+                      "fast:sssp_phast", "fast:sssp_worklist", "liu:dijkstra_parallel", "liu:dijkstra_serial", "liu:sssp_spmv"}

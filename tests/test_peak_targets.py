@@ -20,7 +20,8 @@ PEAKS = {"minplus_int32_per_s": 16e12, "minplus_float32_per_s": 15e12, "product_
 def test_targets_met_and_missed_with_ratios():
     apsp = [rec("fast:rkleene", "4-regular-8192", 30.0), rec("fast:rkleene", "4-regular-32768", 2400.0)]
     sssp = [rec("fast:sssp_worklist", "NY", 6.0, stats={"relaxations": 10, "work_vs_dijkstra": 2.5}, m=4),
-            rec("liu:sssp_spmv", "NY", 12.0)]
+            rec("liu:sssp_spmv", "NY", 12.0),
+            rec("fast:sssp_phast", "NY", 2.0, stats={"levels": 397, "shortcuts": 1892506, "preprocessing_s": 28.6})]
     extra = [rec("fast:rkleene", "4-regular-16384-f32", 400.0), rec("fast:multi_source", "random-4677", 2.0),
              rec("okuyama:dijkstra_rustworkx", "random-4677", 400.0)]
     t = pt.table(apsp, sssp, PEAKS, extra, depths={"NY": 1200}).set_index("target")
@@ -33,7 +34,11 @@ def test_targets_met_and_missed_with_ratios():
     ny = t.loc["SSSP from vertex 0 of NY"]
     assert not bool(ny["met"]) and np.isclose(ny["ratio"], 2.0) and "2.50 x m log2 n, 2.5 per arc" in ny["note"]
     assert "1,200 arcs long: 5.00 us per arc in sequence, 2.50 us for the goal" in ny["note"]
+    phast = t.loc["SSSP from vertex 0 of NY, PHAST"]
+    assert bool(phast["met"]) and np.isclose(phast["ratio"], 3.0) and "fast:sssp_worklist 6.00 ms" in phast["versus"]
+    assert "397 levels, 1,892,506 shortcuts; the contraction (28.6 s on the host" in phast["note"]
     assert t.loc["SSSP from vertex 0 of BAY", "measured"] == "not measured"
+    assert "SSSP from vertex 0 of BAY, PHAST" not in t.index
     assert bool(t.loc["sparse APSP, okuyama random 4677 / 16K", "met"])
     f32 = t.loc["dense APSP float32, n = 16384"]
     assert np.isclose(f32["ratio"], 16384 ** 3 / 0.4 / 15e12) and not bool(f32["met"])

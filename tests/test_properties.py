@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from apsp_kernels import registry
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
+from apsp_kernels.sssp_hierarchy.phast import MAX_MEAN_DEGREE as PHAST_MAX_MEAN_DEGREE
 
 from property_graphs import FLOAT32_EXACT, LIMIT, Case, cases, truth
 
@@ -106,6 +107,8 @@ def _refusal_reason(method, case: Case, rows, message: str) -> str:
         "float32 computation of int32 weights past 2^24": ints and "2^24" in message
         and t.out_weight_sum >= FLOAT32_EXACT,
         "path recording needs positive weights": "positive weights" in message and t.min_weight <= 0,
+        "a hierarchy for road-like graphs only": "road-like" in message
+        and np.isfinite(t.arc).sum() > PHAST_MAX_MEAN_DEGREE * case.n,
     }
     return ", ".join(why for why, holds in reasons.items() if holds)
 

@@ -64,6 +64,14 @@ def test_far_from_road_like_is_refused():
         contraction.contract(Graph.from_edges(2, [0], [1], [-1]))
 
 
+def test_phast_refuses_a_graph_denser_than_a_road_before_contracting():
+    g = generators.random_digraph(100, 400, seed=1)
+    with pytest.raises(InputError, match=r"road-like.*4\.00: use fast:sssp_worklist"):
+        phast.PhastSSSP(g)
+    assert g not in phast._HIERARCHIES
+    phast.PhastSSSP(generators.road_like(400, 1000, seed=1))  # 2.5 arcs per vertex: accepted
+
+
 def test_top_levels_fit_the_shared_memory():
     ptr = np.array([0, 10, 15, 18, 19, 20])
     assert phast.top_level(ptr, 5) == 2 and phast.top_level(ptr, 100) == 0 and phast.top_level(ptr, 0) == 5

@@ -34,6 +34,11 @@ METHODS += [
            description="asynchronous worklist SSSP in one persistent launch: a vertex is queued when "
                        "its distance drops and relaxed with the newest distances; block-local rounds, "
                        "a global ring for the surplus; predecessors from a final pass"),
+    Method("fast", "sssp_phast", "apsp_kernels.sssp_hierarchy.phast:PhastSSSP",
+           figure="liu Fig. 3/4, bodra Table 1 (SSSP on road networks)",
+           description="PHAST (Delling et al. 2011): a contraction hierarchy built once per graph on the "
+                       "host (not timed), then per source an upward and a downward sweep by level, the "
+                       "small top levels in one block; road-like graphs only; distances only"),
     Method("fast", "multi_source", "apsp_kernels.multi_source.solver:MultiSourceSSSP",
            figure="okuyama Fig. 10-13, Table 1 (SSSP-based APSP)",
            description="K sources per pass: (min,+) SpMM pull over K-wide vertex-major distance rows, "

@@ -10,7 +10,8 @@ them are small enough for one block with the distances in shared memory (``phast
 ``stats``: ``levels``, ``shortcuts`` (arcs the contraction added), ``launches`` per source,
 ``preprocessing_s`` (host seconds of the contraction, outside the timed region; 0 when cached),
 ``arcs_swept`` (in-arcs both sweeps read per source). Distances only: no predecessors (a shortcut
-stands for a path). Non-negative weights.
+stands for a path). Non-negative weights; road-like graphs only (mean out-degree at most
+``MAX_MEAN_DEGREE``, refused before contracting: elsewhere a hierarchy does not pay).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ _CU = gpu.cu_path(__file__, "phast.cu")
 THREADS = 256
 TOP_THREADS = 1024
 TOP_MAX = 12288  # vertices of the top levels in one block: 48 KB of shared memory
+MAX_MEAN_DEGREE = 3.0  # the DIMACS roads have 2.4 .. 2.9 arcs per vertex
 _HIERARCHIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -55,10 +57,14 @@ class PhastSSSP(Solver):
 
     all_pairs = False
     vertex_0_by_default = True
+    host_preprocessing = True
 
     def __init__(self, graph, sources=None, top_vertices=TOP_MAX, threads=THREADS):
         super().__init__(graph, sources)
         name = type(self).__name__
+        if graph.m > MAX_MEAN_DEGREE * graph.n:
+            raise InputError(f"{name} contracts road-like graphs (at most {MAX_MEAN_DEGREE:g} arcs per vertex), "
+                             f"but {graph.name} has {graph.m / graph.n:.2f}: use fast:sssp_worklist")
         self.suffix = kernel_suffix(graph, name)
         self.top_vertices, self.threads = int(top_vertices), int(threads)
         if not 0 <= self.top_vertices <= TOP_MAX:
