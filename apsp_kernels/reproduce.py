@@ -141,13 +141,18 @@ def keep_partial_notebook(folder: Path, stem: str) -> str:
     return f"{stem}.failed.ipynb"
 
 
-def publish(staging: Path, results: Path, stem: str, info: dict) -> None:
-    """A run through: ``results/<stem>/`` (and any earlier failure is gone); else ``<stem>.failed/``."""
+def publish(notebook: Path, results: Path, info: dict) -> dict:
+    """Write run.json into the run's folder and move it into place: a run through becomes
+    ``results/<stem>/`` (and any earlier failure is gone), else ``<stem>.failed/``. Returns ``info``."""
+    stem = notebook.stem
+    staging = staging_dir(results, stem)
+    write_run_json(staging, info, title=heading(notebook) or stem)
     if info["status"] == "ok":
         replace_dir(staging, results / stem)
         shutil.rmtree(gallery.failed_dir(results / stem), ignore_errors=True)
     else:
         replace_dir(staging, gallery.failed_dir(results / stem))
+    return info
 
 
 def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
@@ -174,9 +179,7 @@ def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
         info["executed_notebook"] = keep_partial_notebook(staging, stem)
     finally:
         info["seconds"] = round(time.perf_counter() - t0, 1)
-    write_run_json(staging, info, title=heading(notebook) or stem)
-    publish(staging, results, stem, info)
-    return info
+    return publish(notebook, results, info)
 
 
 def output_folder(results: Path, run: dict) -> Path:
@@ -222,9 +225,7 @@ def lost_run(notebook: Path, results: Path, profile: str, exc: BaseException) ->
     staging = staging_dir(results, notebook.stem)
     staging.mkdir(parents=True, exist_ok=True)
     info["executed_notebook"] = keep_partial_notebook(staging, notebook.stem)
-    write_run_json(staging, info, title=heading(notebook) or notebook.stem)
-    publish(staging, results, notebook.stem, info)
-    return info
+    return publish(notebook, results, info)
 
 
 def run_sequentially(notebooks: list[Path], results: Path, profile: str) -> list[dict]:

@@ -166,7 +166,7 @@ def sample_for(ids: np.ndarray, seconds_per_source: float, workers: int, budget:
     return scaled_sample(ids, size, why=f": the dry run estimated {full:.0f} s for all")
 
 
-def road_run(graph, client, cfg, experiment, estimate_first=True) -> tuple[Record, dict]:
+def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:
     """All sources of ``graph`` reduced on ``client``: a dry-run estimate, then the full run or
     a labelled sample when the estimate exceeds the budget."""
     device, scope = device_of(client)
