@@ -168,4 +168,10 @@ def solved_fewer_sources(stats: str) -> str:
     solved, planned = info.get("sources"), info.get("map", {}).get("timed_sources")
     if not isinstance(solved, (int, float)) or not isinstance(planned, (int, float)) or solved == planned:
         return ""
-    return f"the solver solved {int(solved)} of the {int(planned)} sources timed"
+    return fewer_sources(int(solved), int(planned), "timed")
+
+
+def fewer_sources(solved: int, wanted: int, how: str) -> str:
+    """The one wording of a run whose solver solved other than the sources it was given
+    (``how``: "timed", "asked for")."""
+    return f"the solver solved {solved} of the {wanted} sources {how}"

@@ -46,6 +46,17 @@ class Method:
         timed; e.g. PHAST's contraction hierarchy): Solver.host_preprocessing, False for the rest."""
         return getattr(self.solver_class(), "host_preprocessing", False)
 
+    @property
+    def vertex_0_by_default(self) -> bool:
+        """Whether the solver, given no sources, solves vertex 0 only (the papers' SSSP)."""
+        return getattr(self.solver_class(), "vertex_0_by_default", False)
+
+    @property
+    def on_generated_graphs(self) -> bool:
+        """Whether sweeps over generated graphs time this method: GPU methods without a per-graph
+        host preprocessing (each generated graph would pay it per call)."""
+        return self.gpu and not self.host_preprocessing
+
     def make(self, graph, sources=None, **params):
         """Instantiate the solver with the method's fixed params plus ``params``."""
         merged = dict(self.params)

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import gpu, oracle
 from .errors import GPUMemoryError, NoGPUError
-from .records import Record
+from .records import Record, fewer_sources
 from .registry import Method
 from .solver import Solver
 
@@ -141,8 +141,7 @@ def run(method: Method, graph, *, experiment: str, sources=None, params=None,
         sol = solver.solution()
         asked = None if sources is None else len(np.atleast_1d(sources))
         if asked is not None and not sol.partial and len(sol.sources) != asked:  # not the asked problem's time
-            rec.verified, rec.verify_scope = False, (f"the solver solved {len(sol.sources)} of the "
-                                                     f"{asked} sources asked for")
+            rec.verified, rec.verify_scope = False, fewer_sources(len(sol.sources), asked, "asked for")
             return rec
         result = oracle.verify(sol, graph, rows=verify_rows)
         rec.verified, rec.max_error = result["verified"], result["max_error"]

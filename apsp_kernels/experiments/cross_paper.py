@@ -56,8 +56,9 @@ def fast_methods(single_source: bool = False) -> list[tuple]:
     """The group ``fast`` (whatever it holds now): its GPU methods, or only those that take
     sources (``single_source``: the road SSSP). A method with a per-graph host preprocessing
     (PHAST's contraction) runs on the roads only."""
-    wanted = mm.per_source if single_source else (lambda m: not m.host_preprocessing)
-    return [("fast", m.name, {}) for m in registry.methods("fast") if m.gpu and wanted(m)]
+    if single_source:
+        return [("fast", m.name, {}) for m in registry.methods("fast") if m.gpu and mm.per_source(m)]
+    return [("fast", m.name, {}) for m in registry.methods("fast") if m.on_generated_graphs]
 
 
 def _graph_for(paper: str, g_int: Graph) -> Graph:

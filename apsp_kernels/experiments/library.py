@@ -438,6 +438,8 @@ def plot_decision_map(table: pd.DataFrame, results: dict[str, list[Record]], tit
         ax.plot(grp["n"], grp["time_ms"], marker=markers.get(problem, "s"), color=color[fam],
                 linestyle=style if problem == "all_pairs" else "none", alpha=0.75,
                 label=f"{fam}: {method} ({problem.replace('_', ' ')}, {dtype})")
+    case_n = [next(r for r in recs if implementation(r) == "auto").n for recs in results.values()]
+    right_edge = max([*table["n"], *case_n], default=1)
     for i, (case, recs) in enumerate(results.items()):
         auto = next(r for r in recs if implementation(r) == "auto")
         if not np.isfinite(auto.time_ms_median):
@@ -448,8 +450,10 @@ def plot_decision_map(table: pd.DataFrame, results: dict[str, list[Record]], tit
             ax.scatter([auto.n], [est], marker="*", s=220, color=c, edgecolor="black", zorder=5)
             ax.plot([auto.n, auto.n], [est, auto.time_ms_median], ":", color="black", linewidth=0.8)
         ax.scatter([auto.n], [auto.time_ms_median], marker="X", s=90, color=c, edgecolor="black", zorder=5)
+        leftward = auto.n >= right_edge  # a label right of the last point would run under the legend
         ax.annotate(f"{case}: auto -> {fam}", (auto.n, auto.time_ms_median), textcoords="offset points",
-                    xytext=(8, 10 - 12 * (i % 3)), fontsize=7)
+                    xytext=(-8 if leftward else 8, 10 - 12 * (i % 3)), ha="right" if leftward else "left",
+                    fontsize=7)
     ax.scatter([], [], marker="*", s=120, color="white", edgecolor="black", label="a case: auto's estimate")
     ax.scatter([], [], marker="X", s=60, color="white", edgecolor="black",
                label="a case: measured auto call (end to end)")

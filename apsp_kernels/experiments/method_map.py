@@ -88,7 +88,7 @@ def map_methods() -> list[registry.Method]:
     """Every GPU method of the registry, papers' and ``fast`` alike (empty groups are fine), but
     those with a per-graph host preprocessing (``fast:sssp_phast``'s contraction): on the map's
     generated graphs each call would pay it, and the cross-paper notebook times them on the roads."""
-    return [m for m in registry.methods() if m.gpu and not m.host_preprocessing]
+    return [m for m in registry.methods() if m.on_generated_graphs]
 
 
 def dense_keys(methods=None) -> set[str]:

@@ -31,7 +31,7 @@ def wrong_problem(rec) -> str:
     info = json.loads(rec.stats or "{}").get("map", {})
     if info.get("timed_sources") != rec.n or info.get("sources_named", False):
         return ""
-    if not getattr(registry.get(rec.paper, rec.method).solver_class(), "vertex_0_by_default", False):
+    if not registry.get(rec.paper, rec.method).vertex_0_by_default:
         return ""
     return (f"the run named no sources and {rec.paper}:{rec.method} then solves 1 source "
             f"(vertex 0), not all {rec.n}")
