@@ -112,6 +112,15 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert np.allclose(again.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
 
 
+def test_sharing_the_graph_once_raises_no_large_graph_hint(client):
+    import dask
+    import warnings
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1B"}), warnings.catch_warnings():
+        warnings.simplefilter("error")  # the hint is a UserWarning: sent once per run by design
+        shared = runner.share_graph(client, road(), "token-of-the-test")
+        assert shared.result().n == 150
+
+
 def test_rows_are_read_by_source_or_by_position(client, tmp_path):
     g = road(60)
     sources = np.array([41, 7, 19, 3], dtype=np.int32)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +44,9 @@ def _graph_task(graph: Graph) -> Graph:
 
 def share_graph(client, graph: Graph, token: str):
     """The graph on every worker, as a task result (recomputable when its holders die)."""
-    future = client.submit(_graph_task, graph, key=f"apsp-graph-{token[-12:]}-{time.time_ns()}", pure=False)
+    with warnings.catch_warnings():  # the graph is sent once by design; Dask's large-graph hint does not apply
+        warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+        future = client.submit(_graph_task, graph, key=f"apsp-graph-{token[-12:]}-{time.time_ns()}", pure=False)
     client.replicate([future])
     return future
 
