@@ -24,6 +24,9 @@ GRAPHS = {
     "road_like_f32": lambda: generators.road_like(3000, 7000, seed=7, dtype=np.float32),
     "road_like_zero_weights": lambda: _zero_some(generators.road_like(2000, 5000, seed=8)),
     "sparse_random": lambda: generators.random_digraph(400, 500, seed=3),
+    "parallel_arcs_and_loops": lambda: Graph(  # CSR as given: arcs 0 -> 1 of 5 and 2, a loop at 3
+        5, np.array([0, 2, 4, 6, 8, 9]), np.array([1, 1, 2, 2, 3, 0, 3, 4, 0]),
+        np.array([5, 2, 7, 9, 1, 4, 1, 0, 6], dtype=np.int32)),
 }
 
 
