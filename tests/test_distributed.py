@@ -2,8 +2,10 @@
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
 import sys
+import warnings
 
 import cloudpickle
+import dask
 import networkx as nx
 import numpy as np
 import pytest
@@ -113,8 +115,6 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
 
 
 def test_sharing_the_graph_once_raises_no_large_graph_hint(client):
-    import dask
-    import warnings
     with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1B"}), warnings.catch_warnings():
         warnings.simplefilter("error")  # the hint is a UserWarning: sent once per run by design
         shared = runner.share_graph(client, road(), "token-of-the-test")

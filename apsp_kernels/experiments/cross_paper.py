@@ -56,9 +56,8 @@ def fast_methods(single_source: bool = False) -> list[tuple]:
     """The group ``fast`` (whatever it holds now): its GPU methods, or only those that take
     sources (``single_source``: the road SSSP). A method with a per-graph host preprocessing
     (PHAST's contraction) runs on the roads only."""
-    if single_source:
-        return [("fast", m.name, {}) for m in registry.methods("fast") if m.gpu and mm.per_source(m)]
-    return [("fast", m.name, {}) for m in registry.methods("fast") if m.on_generated_graphs]
+    wanted = (lambda m: m.gpu and mm.per_source(m)) if single_source else (lambda m: m.on_generated_graphs)
+    return [("fast", m.name, {}) for m in registry.methods("fast") if wanted(m)]
 
 
 def _graph_for(paper: str, g_int: Graph) -> Graph:

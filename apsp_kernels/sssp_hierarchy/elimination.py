@@ -125,12 +125,7 @@ def eliminate(n, tail, head, weight, limit):
         if shortcuts > limit:
             shortcuts = -1
             break
-        for a in ins:
-            x = tail[a]
-            level[x] = max(level[x], level[v] + 1)
-            heapq.heappush(heap, (out_size[x] + in_size[x] + level[x], x))
-        for a in outs:
-            x = head[a]
+        for x in np.concatenate((tail[ins], head[outs])):  # the neighbours of v
             level[x] = max(level[x], level[v] + 1)
             heapq.heappush(heap, (out_size[x] + in_size[x] + level[x], x))
     return level, emitted[:done], tail, head, weight, shortcuts
