@@ -11,6 +11,7 @@ PROFILE ?= default
 RESULTS ?= results
 SMOKE_RESULTS ?= build/smoke-results
 NOTEBOOKS ?=
+RESUME ?=
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
@@ -63,7 +64,8 @@ endif
 
 help:
 	@echo "make reproduce   run every notebook (PROFILE=$(PROFILE), NOTEBOOKS='a b' for some) into $(RESULTS)/;"
-	@echo "                 the gallery is $(RESULTS)/README.md"
+	@echo "                 the gallery is $(RESULTS)/README.md; RESUME=1 reuses what a killed or failed run"
+	@echo "                 of the same profile and commit measured in full"
 	@echo "make test        the test suite (GPU tests skip themselves without a CUDA device)"
 	@echo "make test-gpu    only the GPU tests; fails without a CUDA device"
 	@echo "make smoke       every notebook in the smoke profile (seconds) into $(SMOKE_RESULTS)/"
@@ -85,7 +87,7 @@ data: setup
 	$(PY) -m apsp_kernels.reproduce --fetch-data
 
 reproduce: data
-	$(PY) -m apsp_kernels.reproduce --profile $(PROFILE) --output $(RESULTS) $(NOTEBOOKS)
+	$(PY) -m apsp_kernels.reproduce --profile $(PROFILE) --output $(RESULTS) $(if $(RESUME),--resume) $(NOTEBOOKS)
 
 smoke: setup
 	$(PY) -m apsp_kernels.reproduce --profile smoke --output $(SMOKE_RESULTS) $(NOTEBOOKS)

@@ -185,6 +185,11 @@ def profile_block(folder: Path, root: Path, level: str) -> list[str]:
     if run.get("status") not in (None, "ok"):
         out += ["", f"**Error:** {run.get('error') or 'see the notebook'}"]
     out += later_failure(folder, root)
+    if run.get("resumed"):
+        kept = run["resumed"]
+        reused = ", ".join(f"{name} (measured {at})" for name, at in kept.get("experiments", {}).items())
+        out += ["", f"**Resumed** (`reproduce --resume`): measured by an unfinished run of the same profile "
+                    f"and commit ({kept.get('commit', '?')}) and reused, not measured again: {reused}."]
     if run.get("rechecked"):
         again = run["rechecked"]
         out += ["", f"**Re-checked after the run** ({str(again.get('at', ''))[:16].replace('T', ' ')} UTC): "

@@ -11,9 +11,10 @@ from pathlib import Path
 import pandas as pd
 
 from . import gpu
-from .records import Record, to_frame, write_atomic, write_csv
+from .records import Record, from_csv, to_frame, write_atomic, write_csv
 
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
+RESUME_FILE = "resume.json"  # the runner's list of experiments to reuse (reproduce --resume)
 VERDICT_COLUMNS = ["claim", "published", "measured", "verdict", "note"]
 
 
@@ -36,6 +37,36 @@ def save_records(records, out_dir, experiment: str) -> pd.DataFrame:
     df = to_frame(records)
     write_csv(df, output_dir(out_dir) / f"records_{experiment}.csv")
     return df
+
+
+def measure(out_dir, experiment: str, run, *args, **kwargs) -> list[Record]:
+    """``run(*args, **kwargs)``'s records, saved as ``records_<experiment>.csv``.
+
+    In a run that ``python -m apsp_kernels.reproduce --resume`` started, an experiment that an
+    unfinished earlier run of the same profile and commit measured in full is not run again: its
+    saved records are returned as they were written (their own timestamps), and run.json's
+    ``resumed`` names it.
+    """
+    kept = resumable(out_dir)
+    path = Path(out_dir) / f"records_{experiment}.csv"
+    if experiment in kept.get("experiments", []) and path.exists():
+        records = from_csv(path)
+        measured_at = min(r.timestamp for r in records)[:16].replace("T", " ") + " UTC"
+        resumed = run_info(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
+        resumed["experiments"][experiment] = measured_at
+        write_run_info(out_dir, resumed=resumed)
+        print(f"{experiment}: {len(records)} records measured at {measured_at} by an unfinished run of commit "
+              f"{kept['commit']}: reused, not measured again")
+        return records
+    records = list(run(*args, **kwargs))
+    save_records(records, out_dir, experiment)
+    return records
+
+
+def resumable(out_dir) -> dict:
+    """What the runner kept for this run to reuse (``resume.json``), or {}."""
+    path = Path(out_dir) / RESUME_FILE
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def save_table(df: pd.DataFrame, out_dir, name: str, title: str = "", note: str = "") -> pd.DataFrame:
@@ -83,10 +114,15 @@ def savefig(fig, out_dir, name: str) -> Path:
 
 def write_run_info(out_dir, **info) -> None:
     """Merge keys (e.g. title) into ``run.json``; the runner adds device and timing."""
-    path = output_dir(out_dir) / "run.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data.update(info)
-    write_atomic(path, lambda tmp: Path(tmp).write_text(json.dumps(data, indent=2, default=str)))
+    data = run_info(out_dir) | info
+    text = json.dumps(data, indent=2, default=str)
+    write_atomic(output_dir(out_dir) / "run.json", lambda tmp: Path(tmp).write_text(text))
+
+
+def run_info(out_dir) -> dict:
+    """What ``run.json`` holds so far, or {}."""
+    path = Path(out_dir) / "run.json"
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def progress(iterable, desc: str = "", total=None):

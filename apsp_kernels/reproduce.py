@@ -12,7 +12,10 @@ replace ``results/<stem>/`` (so a results folder never mixes two runs, nor holds
 run). A failed run leaves the previous results as they were and becomes
 ``results/<stem>.failed/`` (its partial notebook ``<stem>.failed.ipynb``, run.json with the
 error), which the next successful run removes. A run killed outright leaves only
-``.running/<stem>/``, cleared when the notebook runs again. A failure does not stop the
+``.running/<stem>/``, cleared when the notebook runs again. ``--resume`` instead keeps the
+experiments such an unfinished run (killed, or failed) measured in full for the same profile
+and commit, and the notebook runs again without measuring them (``report.measure``, which
+lists them in run.json's ``resumed``). A failure does not stop the
 other notebooks. ``run.json`` gets the profile, device, the GPU that ran it, start time,
 duration, status and error; then the gallery (``results/README.md``) is regenerated. The
 exit status is non-zero when a notebook failed.
@@ -34,9 +37,12 @@ import time
 import warnings
 from pathlib import Path
 
+import pandas as pd
+
 from . import gallery, gpu, multi_gpu
 from .profiles import PROFILES
-from .records import write_atomic
+from .records import git_commit, write_atomic
+from .report import RESUME_FILE
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 KERNEL_NAME = "python3"  # ipykernel's own spec: the interpreter running this module
@@ -117,6 +123,46 @@ def staging_dir(results: Path, stem: str) -> Path:
     return results / STAGING / stem
 
 
+def measured_in_full(records_csv: Path, profile: str, commit: str) -> bool:
+    """Whether a saved experiment's every record came from ``profile`` at ``commit``."""
+    try:
+        df = pd.read_csv(records_csv, dtype=str, keep_default_na=False)
+    except (OSError, ValueError):
+        return False
+    return len(df) > 0 and set(df["profile"]) == {profile} and set(df["git_commit"]) == {commit}
+
+
+def keep_measured(results: Path, stem: str, profile: str) -> dict:
+    """For ``--resume``: a fresh staging folder holding the experiments an unfinished run of ``stem``
+    (killed: ``.running/<stem>/``; failed: ``<stem>.failed/``) saved for this profile and commit,
+    and ``resume.json`` naming them. Returns what resume.json says, or {} (nothing to reuse)."""
+    commit = git_commit()
+    if not commit or commit.endswith("+dirty"):
+        print(f"{stem}: not resumed: the code's commit is {commit or 'unknown'}, so an earlier run's "
+              "measurements cannot be shown to come from the same code (commit first)", flush=True)
+        return {}
+    staging = staging_dir(results, stem)
+    for source in (staging, gallery.failed_dir(results / stem)):
+        kept = [p for p in sorted(source.glob("records_*.csv")) if measured_in_full(p, profile, commit)]
+        if kept:
+            break
+    else:
+        print(f"{stem}: nothing to resume: no unfinished {profile} run at commit {commit}", flush=True)
+        return {}
+    resumed = {"commit": commit, "experiments": [p.stem.removeprefix("records_") for p in kept]}
+    fresh = staging.with_name(f"{stem}.resume")
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir(parents=True)
+    for p in kept:
+        shutil.copy2(p, fresh / p.name)
+    write_atomic(fresh / RESUME_FILE, lambda tmp: Path(tmp).write_text(json.dumps(resumed, indent=2) + "\n"))
+    shutil.rmtree(staging, ignore_errors=True)
+    os.replace(fresh, staging)
+    print(f"{stem}: resuming: the records of {', '.join(resumed['experiments'])} saved by the unfinished run "
+          f"in {source.name}/ are kept for the notebook to reuse", flush=True)
+    return resumed
+
+
 def replace_dir(new: Path, target: Path) -> None:
     """Put the folder ``new`` where ``target`` is, removing the old ``target``."""
     if target.exists():
@@ -146,6 +192,7 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     ``results/<stem>/`` (and any earlier failure is gone), else ``<stem>.failed/``. Returns ``info``."""
     stem = notebook.stem
     staging = staging_dir(results, stem)
+    (staging / RESUME_FILE).unlink(missing_ok=True)  # what was reused: run.json's "resumed" (report.measure)
     write_run_json(staging, info, title=heading(notebook) or stem)
     if info["status"] == "ok":
         replace_dir(staging, results / stem)
@@ -155,7 +202,7 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     return info
 
 
-def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
+def run_notebook(notebook: Path, results: Path, profile: str, resume: bool = False) -> dict:
     """Execute one notebook into ``results/<stem>/`` (see the module's docstring); return its run
     info (never raises on failure)."""
     import papermill
@@ -163,8 +210,9 @@ def run_notebook(notebook: Path, results: Path, profile: str) -> dict:
     let_kernels_import_package()  # also in a Dask worker: its kernel needs the package too
     stem = notebook.stem
     staging = staging_dir(results, stem)
-    shutil.rmtree(staging, ignore_errors=True)  # what a run killed outright left
-    staging.mkdir(parents=True)
+    if not (resume and keep_measured(results, stem, profile)):
+        shutil.rmtree(staging, ignore_errors=True)  # what a run killed outright left
+        staging.mkdir(parents=True)
     info = new_run_info(notebook, profile)
     executed = staging / f"{stem}.ipynb"
     t0 = time.perf_counter()
@@ -228,18 +276,18 @@ def lost_run(notebook: Path, results: Path, profile: str, exc: BaseException) ->
     return publish(notebook, results, info)
 
 
-def run_sequentially(notebooks: list[Path], results: Path, profile: str) -> list[dict]:
+def run_sequentially(notebooks: list[Path], results: Path, profile: str, resume: bool = False) -> list[dict]:
     runs = []
     for i, nb in enumerate(notebooks, 1):
         tag = f"[{i}/{len(notebooks)}] {nb.stem}"
         print(f"{tag}: running ...", flush=True)
-        runs.append(run_notebook(nb, results, profile))
+        runs.append(run_notebook(nb, results, profile, resume))
         report_done(tag, runs[-1], results)
     return runs
 
 
 def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: list[str],
-                     make_client, timed_in=()) -> list[dict]:
+                     make_client, timed_in=(), resume: bool = False) -> list[dict]:
     """One notebook per GPU at a time on Dask, longest first (run_all puts the runs back in order)."""
     order = multi_gpu.longest_first(notebooks, lambda nb: previous_seconds(nb.stem, [results, *timed_in]))
     print(f"{len(gpus)} GPUs ({', '.join(gpus)}): one notebook per GPU at a time on Dask, longest first: "
@@ -252,7 +300,8 @@ def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: l
 
     try:
         runs = multi_gpu.run_on_gpus(
-            order, functools.partial(run_notebook, results=results, profile=profile), gpus, make_client,
+            order, functools.partial(run_notebook, results=results, profile=profile, resume=resume), gpus,
+            make_client,
             on_start=on_start, on_done=lambda nb, r: report_done(position[nb.stem], r, results),
             on_error=lambda nb, exc: lost_run(nb, results, profile, exc))
     except Exception as exc:
@@ -260,15 +309,16 @@ def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: l
             raise
         print(f"the Dask cluster did not start ({describe(exc)}): the notebooks run one after another",
               flush=True)
-        return run_sequentially(notebooks, results, profile)
+        return run_sequentially(notebooks, results, profile, resume)
     return runs
 
 
 def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool = False,
-            make_client=None, timed_in=()) -> list[dict]:
+            make_client=None, timed_in=(), resume: bool = False) -> list[dict]:
     """Run the notebooks, at once on every GPU when the host has several (and dask-cuda), else in turn.
 
-    ``timed_in``: more results folders whose run.json give the expected durations.
+    ``timed_in``: more results folders whose run.json give the expected durations; ``resume``:
+    reuse what unfinished runs measured (see the module's docstring).
     """
     let_kernels_import_package()
     print(f"profile {profile} on {gpu.device_info()['device']}; results in {results}/", flush=True)
@@ -279,13 +329,13 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     if why:
         if len(gpus) > 1 or sequential:
             print(f"{why}: the notebooks run one after another", flush=True)
-        runs = run_sequentially(one_gpu, results, profile)
+        runs = run_sequentially(one_gpu, results, profile, resume)
     else:
         runs = run_on_every_gpu(one_gpu, results, profile, gpus,
-                                make_client or multi_gpu.local_cuda_client, timed_in)
+                                make_client or multi_gpu.local_cuda_client, timed_in, resume)
     if whole_host:
         print(f"with every GPU of the host, alone: {', '.join(nb.stem for nb in whole_host)}", flush=True)
-        runs += run_sequentially(whole_host, results, profile)
+        runs += run_sequentially(whole_host, results, profile, resume)
     by_stem = {r["notebook"]: r for r in runs}
     return [by_stem[nb.stem] for nb in notebooks]
 
@@ -336,6 +386,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="where the notebooks are (default: notebooks)")
     p.add_argument("--sequential", action="store_true",
                    help="one notebook after another even on a host with several GPUs")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the experiments an unfinished (killed or failed) run of the same profile "
+                        "and commit measured in full")
     p.add_argument("--list", action="store_true", help="list the notebooks and exit")
     p.add_argument("--fetch-data", action="store_true", help="fetch or stand in for every dataset and exit")
     return p.parse_args(argv)
@@ -373,14 +426,16 @@ def main(argv=None) -> int:
         return 1
     args.output = protect_gpu_results(args.output, args.profile)
     results = gallery.profile_dir(args.output, args.profile)
-    runs = run_all(notebooks, results, args.profile, sequential=args.sequential, timed_in=[args.output])
+    runs = run_all(notebooks, results, args.profile, sequential=args.sequential, timed_in=[args.output],
+                   resume=args.resume)
     print(f"\ngallery: {gallery.write(args.output)}\n")
     print(summary(runs, results))
     failed = [r["notebook"] for r in runs if r["status"] != "ok"]
     if failed:
         print(f"\n{len(failed)} of {len(runs)} notebooks failed: {', '.join(failed)} "
               f"(see run.json and the partial notebook in {results}/<stem>.failed/; "
-              f"{results}/<stem>/ keeps the last run that went through)", file=sys.stderr)
+              f"{results}/<stem>/ keeps the last run that went through; --resume runs them again "
+              f"without measuring again what they measured in full)", file=sys.stderr)
         return 1
     return 0
 

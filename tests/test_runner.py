@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from apsp_kernels import multi_gpu, reproduce
+from apsp_kernels import multi_gpu, records, report, reproduce
 
 TINY = Path(__file__).parent / "data" / "tiny_notebook.ipynb"
 
@@ -234,6 +234,113 @@ def test_previous_seconds_come_from_successful_runs(tmp_path):
         (tmp_path / folder / "nb" / "run.json").write_text(json.dumps({"status": status, "seconds": seconds}))
     assert reproduce.previous_seconds("nb", [tmp_path / "paper", tmp_path / "default"]) == 40.0
     assert reproduce.previous_seconds("other", [tmp_path / "paper"]) is None
+
+
+def two_experiment_notebook(folder: Path, log: Path, fail_flag: Path) -> Path:
+    """A notebook measuring 'first', then (unless ``fail_flag`` exists) 'second'; each measurement
+    appends its name to ``log``."""
+    nb = nbformat.v4.new_notebook(metadata=nbformat.read(TINY, as_version=4).metadata)
+    params = nbformat.v4.new_code_cell('profile = "default"\noutput_dir = "."')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(f"""
+from pathlib import Path
+from apsp_kernels import report
+from apsp_kernels.records import Record
+
+def experiment(name):
+    with open({str(log)!r}, "a") as f:
+        f.write(name + "\\n")
+    return [Record(paper="tiny", experiment=name, method="m", graph="g", n=4, m=4, timing_scope="cpu",
+                   time_ms_median=1.5, verified=True, profile=profile)]
+
+first = report.measure(output_dir, "first", experiment, "first")
+assert first[0].experiment == "first" and first[0].verified"""),
+                nbformat.v4.new_code_cell(f"""
+if Path({str(fail_flag)!r}).exists():
+    raise RuntimeError("the device went away")
+second = report.measure(output_dir, "second", experiment, "second")""")]
+    folder.mkdir(exist_ok=True)
+    nbformat.write(nb, folder / "two.ipynb")
+    return folder
+
+
+def resume(notebooks, results, *more):
+    return reproduce.main(["--profile", "paper", "--notebooks-dir", str(notebooks), "--output", str(results),
+                           "--resume", *more, "two"])
+
+
+@pytest.fixture
+def commit(monkeypatch):
+    """The code's commit, as the runner and the notebooks' kernels see it."""
+    def set_commit(value):
+        monkeypatch.setenv("APSP_GIT_COMMIT", value)
+        records.git_commit.cache_clear()
+    yield set_commit
+    records.git_commit.cache_clear()
+
+
+def test_resume_reuses_what_a_failed_run_measured_at_the_same_commit(tmp_path, commit, capsys):
+    commit("abc1234")
+    log, flag = tmp_path / "measured.txt", tmp_path / "fail"
+    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
+    flag.touch()
+    assert resume(notebooks, results) != 0  # nothing to resume yet; fails after measuring 'first'
+    assert log.read_text().split() == ["first"]
+    failed = results / "paper" / "two.failed"
+    first_csv = (failed / "records_first.csv").read_bytes()
+    assert "--resume" in capsys.readouterr().err
+
+    flag.unlink()
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "second"]  # 'first' was not measured again
+    out = results / "paper" / "two"
+    info = json.loads((out / "run.json").read_text())
+    assert info["status"] == "ok"
+    assert list(info["resumed"]["experiments"]) == ["first"] and info["resumed"]["commit"] == "abc1234"
+    assert (out / "records_first.csv").read_bytes() == first_csv and (out / "records_second.csv").exists()
+    assert not (out / "resume.json").exists() and not failed.exists()
+    assert "**Resumed**" in (results / "README.md").read_text()
+    assert "resuming: the records of first saved by the unfinished run in two.failed/" in capsys.readouterr().out
+
+    assert resume(notebooks, results) == 0  # a finished run leaves nothing to resume
+    assert log.read_text().split() == ["first", "second", "first", "second"]
+    assert "resumed" not in json.loads((out / "run.json").read_text())
+
+
+def test_resume_measures_again_what_another_commit_or_a_dirty_tree_measured(tmp_path, commit, capsys):
+    log, flag = tmp_path / "measured.txt", tmp_path / "fail"
+    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
+    commit("abc1234")
+    flag.touch()
+    assert resume(notebooks, results) != 0
+    staging = reproduce.staging_dir(results / "paper", "two")  # as if killed: the run's folder stays
+    shutil.copytree(results / "paper" / "two.failed", staging)
+
+    commit("def5678")
+    flag.unlink()
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "first", "second"]
+    assert "nothing to resume: no unfinished paper run at commit def5678" in capsys.readouterr().out
+
+    commit("def5678+dirty")
+    flag.touch()
+    assert resume(notebooks, results) != 0
+    flag.unlink()
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "first", "second", "first", "first", "second"]
+    assert "not resumed: the code's commit is def5678+dirty" in capsys.readouterr().out
+
+
+def test_measure_without_the_runners_resume_always_measures(tmp_path):
+    calls = []
+
+    def experiment():
+        calls.append(1)
+        return [records.Record(paper="p", experiment="e", method="m", graph="g", n=1, m=0, timing_scope="cpu")]
+
+    report.measure(tmp_path, "e", experiment)
+    report.measure(tmp_path, "e", experiment)  # an earlier run's records in the folder are not reused
+    assert len(calls) == 2 and len(records.from_csv(tmp_path / "records_e.csv")) == 1
 
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
