@@ -121,11 +121,10 @@ def apsp_sweep(cfg) -> list[Record]:
 
 
 def save_apsp(recs: list[Record], output_dir, device: str) -> pd.DataFrame:
-    """The APSP sweep's records, its table and its figure (verified runs only) in ``output_dir``;
-    ``device`` titles the figure. Returns the table."""
+    """The APSP sweep's table and figure (verified runs only) in ``output_dir``; ``device`` titles
+    the figure. Returns the table."""
     import matplotlib.pyplot as plt
 
-    report.save_records(recs, output_dir, "apsp")
     table = report.save_table(summary(recs), output_dir, "apsp",
                               title="APSP on random 4-out-regular digraphs: time (ms) per method and n",
                               note="Kernel time (CUDA events), median of repeats; effective_Tops = n^3 / time. "

@@ -277,14 +277,6 @@ def run_case(case: dict, cfg: dict) -> list[Record]:
     return [auto_rec, scipy_rec, nx_rec]
 
 
-def run_cases(cfg: dict) -> dict[str, list[Record]]:
-    """Every case of the profile: {case: [auto, scipy, networkx records]}."""
-    out = {}
-    for case in report.progress(cfg["cases"], desc="cases"):
-        out[case["case"]] = run_case(case, cfg)
-    return out
-
-
 # ----------------------------------------------------------------------------- tables
 def implementation(rec: Record) -> str:
     return "auto" if rec.method.startswith("auto") else rec.method

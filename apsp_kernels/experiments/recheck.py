@@ -85,6 +85,7 @@ def cross_paper(folder) -> int:
     recs = from_csv(folder / "records_apsp.csv")
     changed = correct(recs)
     if changed:
+        report.save_records(recs, folder, "apsp")
         xp.save_apsp(recs, folder, _device(recs))
         _note(folder, changed)
     return changed
