@@ -1,8 +1,12 @@
 """The notebook runner (apsp_kernels.reproduce) on tiny notebooks, with papermill and real kernels:
 in turn, at once on (fake) GPUs through Dask, and the paper profile's own folder."""
 import json
+import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -237,8 +241,9 @@ def test_previous_seconds_come_from_successful_runs(tmp_path):
 
 
 def two_experiment_notebook(folder: Path, log: Path, fail_flag: Path) -> Path:
-    """A notebook measuring 'first', then (unless ``fail_flag`` exists) 'second'; each measurement
-    appends its name to ``log``."""
+    """A notebook measuring 'first', then 'second'; each measurement appends its name to ``log``.
+    While ``fail_flag`` exists it fails before 'second' (the flag saying "hang": it waits there
+    until the flag is gone, then fails, so that it can be killed there)."""
     nb = nbformat.v4.new_notebook(metadata=nbformat.read(TINY, as_version=4).metadata)
     params = nbformat.v4.new_code_cell('profile = "default"\noutput_dir = "."')
     params.metadata["tags"] = ["parameters"]
@@ -256,7 +261,12 @@ def experiment(name):
 first = report.measure(output_dir, "first", experiment, "first")
 assert first[0].experiment == "first" and first[0].verified"""),
                 nbformat.v4.new_code_cell(f"""
-if Path({str(fail_flag)!r}).exists():
+import time
+flag = Path({str(fail_flag)!r})
+hung = flag.exists() and flag.read_text() == "hang"
+while hung and flag.exists():
+    time.sleep(0.05)
+if hung or flag.exists():
     raise RuntimeError("the device went away")
 second = report.measure(output_dir, "second", experiment, "second")""")]
     folder.mkdir(exist_ok=True)
@@ -305,6 +315,30 @@ def test_resume_reuses_what_a_failed_run_measured_at_the_same_commit(tmp_path, c
     assert resume(notebooks, results) == 0  # a finished run leaves nothing to resume
     assert log.read_text().split() == ["first", "second", "first", "second"]
     assert "resumed" not in json.loads((out / "run.json").read_text())
+
+
+def test_resume_after_the_runner_was_killed_outright(tmp_path, commit):
+    commit("abc1234")
+    log, flag = tmp_path / "measured.txt", tmp_path / "hang"
+    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
+    flag.write_text("hang")
+    runner = subprocess.Popen([sys.executable, "-m", "apsp_kernels.reproduce", "--profile", "paper",
+                               "--notebooks-dir", str(notebooks), "--output", str(results), "two"],
+                              start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    saved = reproduce.staging_dir(results / "paper", "two") / "records_first.csv"
+    deadline = time.monotonic() + 120
+    while not saved.exists() and runner.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(runner.pid, signal.SIGKILL)  # the runner and what shares its session, mid-notebook
+    runner.wait()
+    assert saved.exists() and log.read_text().split() == ["first"]
+    assert not (results / "paper" / "two").exists() and not (results / "paper" / "two.failed").exists()
+
+    flag.unlink()  # a kernel that outlived the kill stops here without measuring
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "second"]
+    info = json.loads((results / "paper" / "two" / "run.json").read_text())
+    assert list(info["resumed"]["experiments"]) == ["first"]
 
 
 def test_resume_measures_again_what_another_commit_or_a_dirty_tree_measured(tmp_path, commit, capsys):
