@@ -13,7 +13,6 @@ profile's time measured in full for the same experiment, method, graph and n.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -23,7 +22,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from .records import write_atomic
-from .report import VERDICT_COLUMNS
+from .report import VERDICT_COLUMNS, read_run
 
 MAX_TABLE_ROWS = 60
 COUNTS = ("verified", "unverified", "skipped", "extrapolated", "stand-in")
@@ -69,13 +68,6 @@ def notebook_dirs(results: Path) -> list[Path]:
 
 def notebook_rank(stem: str) -> tuple:
     return (ORDER.index(stem) if stem in ORDER else len(ORDER), stem)
-
-
-def read_run(folder: Path) -> dict:
-    try:
-        return json.loads((folder / "run.json").read_text())
-    except (OSError, ValueError):
-        return {}
 
 
 def _cell(value) -> str:

@@ -52,7 +52,7 @@ def measure(out_dir, experiment: str, run, *args, **kwargs) -> list[Record]:
     if experiment in kept.get("experiments", []) and path.exists():
         records = from_csv(path)
         measured_at = min(r.timestamp for r in records)[:16].replace("T", " ") + " UTC"
-        resumed = run_info(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
+        resumed = read_run(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
         resumed["experiments"][experiment] = measured_at
         write_run_info(out_dir, resumed=resumed)
         print(f"{experiment}: {len(records)} records measured at {measured_at} by an unfinished run of commit "
@@ -65,8 +65,7 @@ def measure(out_dir, experiment: str, run, *args, **kwargs) -> list[Record]:
 
 def resumable(out_dir) -> dict:
     """What the runner kept for this run to reuse (``resume.json``), or {}."""
-    path = Path(out_dir) / RESUME_FILE
-    return json.loads(path.read_text()) if path.exists() else {}
+    return read_json(Path(out_dir) / RESUME_FILE)
 
 
 def save_table(df: pd.DataFrame, out_dir, name: str, title: str = "", note: str = "") -> pd.DataFrame:
@@ -114,15 +113,21 @@ def savefig(fig, out_dir, name: str) -> Path:
 
 def write_run_info(out_dir, **info) -> None:
     """Merge keys (e.g. title) into ``run.json``; the runner adds device and timing."""
-    data = run_info(out_dir) | info
-    text = json.dumps(data, indent=2, default=str)
+    text = json.dumps(read_run(out_dir) | info, indent=2, default=str) + "\n"
     write_atomic(output_dir(out_dir) / "run.json", lambda tmp: Path(tmp).write_text(text))
 
 
-def run_info(out_dir) -> dict:
-    """What ``run.json`` holds so far, or {}."""
-    path = Path(out_dir) / "run.json"
-    return json.loads(path.read_text()) if path.exists() else {}
+def read_run(folder) -> dict:
+    """What ``run.json`` in ``folder`` holds so far, or {}."""
+    return read_json(Path(folder) / "run.json")
+
+
+def read_json(path) -> dict:
+    """A JSON file's object, or {} when it is missing or unreadable."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def progress(iterable, desc: str = "", total=None):

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import gallery, gpu, multi_gpu
+from . import gallery, gpu, multi_gpu, report
 from .profiles import PROFILES
 from .records import git_commit, write_atomic
 from .report import RESUME_FILE
@@ -96,14 +96,7 @@ def let_kernels_import_package() -> None:
 
 def write_run_json(out_dir: Path, info: dict, title: str) -> None:
     """Merge the runner's keys into run.json, keeping what the notebook set (its title)."""
-    path = out_dir / "run.json"
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = {}
-    data.update(info)
-    data["title"] = data.get("title") or title
-    write_atomic(path, lambda tmp: Path(tmp).write_text(json.dumps(data, indent=2, default=str) + "\n"))
+    report.write_run_info(out_dir, **info, title=report.read_run(out_dir).get("title") or title)
 
 
 def new_run_info(notebook: Path, profile: str) -> dict:
@@ -260,7 +253,7 @@ def report_done(tag: str, r: dict, results: Path) -> None:
 def previous_seconds(stem: str, folders) -> float | None:
     """How long the last successful run of ``stem`` took, from the first folder whose run.json says."""
     for folder in folders:
-        run = gallery.read_run(Path(folder) / stem)
+        run = report.read_run(Path(folder) / stem)
         if run.get("status") == "ok" and "seconds" in run:
             return float(run["seconds"])
     return None
