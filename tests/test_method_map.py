@@ -262,7 +262,7 @@ def test_decision_table_is_written_only_from_a_gpu_run(fake_sweep, tmp_path, mon
     assert back["source"].str.contains(" on ").all()
 
 
-def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_m():
+def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_arcs_per_vertex():
     from apsp_kernels import generators
     from apsp_kernels.csgraph.families import FAMILIES
     key = FAMILIES["D"].int32
@@ -275,6 +275,32 @@ def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_m():
     g = generators.random_digraph(4096, 16384, w_max=10, seed=0)
     est, note = auto._estimate(FAMILIES["D"], table, g, g.n, False)
     assert "n=4096" in note and est == pytest.approx(0.1 * 2 * 4096)
+
+
+def _sssp_row(family: str, graph: str, n: int, m: int, ms: float) -> dict:
+    from apsp_kernels.csgraph.families import FAMILIES
+    return {"problem": "single_source", "dtype": "int32", "n": n, "m": m, "family": family,
+            "method": FAMILIES[family].int32, "time_ms": ms, "device": "x", "source": f"sssp on {graph}"}
+
+
+def test_auto_keeps_a_road_network_on_the_road_rows(monkeypatch):
+    """A road network is matched with the road-like rows of its arcs per vertex, not with the
+    denser random graph nearest in m, so the worklist (fast on roads) wins over SpMV (fast on
+    random graphs, slow over a road's hundreds of rounds); the library's NY case is this one."""
+    from apsp_kernels import generators
+    table = pd.DataFrame([
+        _sssp_row("spmv", "roadlike", 4096, 10648, 1.1), _sssp_row("worklist", "roadlike", 4096, 10648, 0.43),
+        _sssp_row("spmv", "random-d8", 4096, 32768, 0.24), _sssp_row("worklist", "random-d8", 4096, 32768, 0.39),
+    ], columns=auto.COLUMNS)
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    road = generators.road_like(16384, 42598, seed=0)
+    choice = auto.choose(road, 1, False, table)
+    assert choice.family == "worklist", str(choice)
+    est = dict((name, ms) for name, ms, _ in choice.candidates)
+    assert est["worklist"] == pytest.approx(0.43 * road.m / 10648)
+    dense = generators.random_digraph(16384, 131072, w_max=10, seed=0)
+    assert auto.choose(dense, 1, False, table).family == "spmv"
 
 
 def test_a_method_far_slower_than_the_cell_winner_leaves_its_series(monkeypatch):

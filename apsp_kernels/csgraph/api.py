@@ -34,8 +34,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
     ``method``: ``"auto"`` (chosen per input from a table measured on a GPU), SciPy's ``"FW"``,
     ``"D"``, ``"BF"``, ``"J"`` (runs BF: the same answers), or one of the project's families
-    ``"rkleene"``, ``"blocked_fw"``, ``"task_parallel"``, ``"harish"``, ``"spmv"``, or
-    ``"scipy"`` (SciPy itself, on the host). ``explain=True`` prints which method ran and why;
+    ``"rkleene"``, ``"rkleene_fast"``, ``"blocked_fw"``, ``"task_parallel"``, ``"harish"``,
+    ``"spmv"``, ``"worklist"``, ``"multi_source"``, or ``"scipy"`` (SciPy itself, on the host). ``explain=True`` prints which method ran and why;
     a callable receives the :class:`~apsp_kernels.csgraph.auto.Choice` instead.
     """
     prep = prepare(csgraph, directed, unweighted)
@@ -145,12 +145,13 @@ def _run_family(fam, prep: Prepared, sources, predecessors: bool):
         _say_once("float32", "apsp_kernels: weights that are not whole numbers run in float32 on "
                              "the GPU (about 7 significant digits); pass integer weights for exact "
                              "distances", PrecisionWarning)
+    params = fam.params_for(predecessors)
     if fam.single_source:
-        parts = [_run_method(method, g, [s], fam.params, device) for s in sources]
+        parts = [_run_method(method, g, [s], params, device) for s in sources]
         dist = _stack([p[0] for p in parts], device, g.n, np.float64)
         pred = _stack([p[1] for p in parts], device, g.n, np.int32) if predecessors else None
     else:
-        dist, pred = _run_method(method, g, sources, fam.params, device)
+        dist, pred = _run_method(method, g, sources, params, device)
     return dist, (pred if predecessors else None)
 
 

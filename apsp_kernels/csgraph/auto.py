@@ -8,10 +8,12 @@ on another GPU recalibrates it.
 
 For an input of n vertices, m arcs and k sources every applicable family gets an estimate
 from its nearest measured row: dense all-pairs families scale as n^3 (they compute every row
-whatever k is), SSSP-based families as k * m (from the row nearest in n and m: the table
-holds several topologies, and iterations depend on the kind of graph). Families that do not
-fit in free GPU memory, or cannot take the weights (negative, float), are left out, each with
-the reason.
+whatever k is), SSSP-based families as k * m from the row nearest in n and in arcs per vertex
+(m / n). The table holds several topologies and their iterations differ (a road network needs
+hundreds of rounds where a random graph of the same size needs tens): matching on arcs per
+vertex keeps a sparse road network on the road-like rows, where matching on m would pair it
+with a denser random graph of about the same m. Families that do not fit in free GPU memory,
+or cannot take the weights (negative, float), are left out, each with the reason.
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from .families import FAMILIES, HOST, Family, family_of
 
 TABLE = Path(__file__).with_name("decision_table.csv")
 COLUMNS = ["problem", "dtype", "n", "m", "method", "family", "time_ms", "device", "source"]
-AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "BF")  # rkleene, task_parallel: FW, D
+AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "worklist", "multi_source", "BF")
+# not listed: rkleene and rkleene_fast run as FW, task_parallel as D
 SINGLE_SOURCE_MAX = 16  # fewer sources than this are estimated from single-source rows
 DEFAULT_ORDER = ("FW", "D", "BF")  # without measurements: SciPy's own preference order
 
@@ -98,8 +101,8 @@ def _estimate(fam: Family, table: pd.DataFrame, g: Graph, k: int,
     if (rows["problem"] == problem).any():
         rows = rows[rows["problem"] == problem]  # iterations depend on the kind of graph measured
     per_source = np.where(rows["problem"] == "all_pairs", rows["time_ms"] / rows["n"], rows["time_ms"])
-    i = int(np.argmin(np.abs(np.log(np.maximum(rows["m"], 1) / max(m, 1)))
-                      + np.abs(np.log(np.maximum(rows["n"], 1) / max(n, 1)))))
+    degree = np.maximum(rows["m"], 1) / rows["n"]
+    i = int(np.argmin(np.abs(np.log(degree / (max(m, 1) / n))) + np.abs(np.log(rows["n"] / n))))
     r = rows.iloc[i]
     return (float(per_source[i] * max(m, 1) / max(int(r["m"]), 1) * k),
             f"from {r['problem']} n={r['n']} m={r['m']} on {r['device']}, x k*m")

@@ -21,12 +21,16 @@ class Family:
     int32_pred: str | None = None       # the same family recording predecessors
     float32_pred: str | None = None
     params: dict = field(default_factory=dict)
+    distance_params: dict = field(default_factory=dict)  # added when no predecessors are asked for
     single_source: bool = False         # runs one source per solver
     negative: bool = False              # takes negative weights
 
     def key(self, dtype, predecessors: bool) -> str | None:
         kind = "int32" if str(dtype) == "int32" else "float32"
         return getattr(self, f"{kind}_pred" if predecessors else kind)
+
+    def params_for(self, predecessors: bool) -> dict:
+        return self.params if predecessors else {**self.params, **self.distance_params}
 
     def method(self, dtype, predecessors: bool) -> registry.Method | None:
         key = self.key(dtype, predecessors)
@@ -44,6 +48,7 @@ def _both(name: str, description: str, all_pairs: bool, key: str, pred: str | No
                   float32_pred=pred, **kw)
 
 
+_NO_PARENTS = {"parents": False}  # the solver skips its predecessor pass (and the reverse CSR)
 _DENSE = "all pairs on the dense matrix"
 _SSSP = "one shortest-path tree per source on the CSR graph"
 FAMILIES = {f.name: f for f in [
@@ -66,10 +71,10 @@ FAMILIES = {f.name: f for f in [
     _both("harish", f"Harish & Narayanan, one SSSP at a time (okuyama Sec. 4), {_SSSP}", False,
           "okuyama:harish"),
     _both("spmv", f"(min,+) SpMV to a fixed point (liu), {_SSSP}", False, "liu:sssp_spmv", "liu:sssp_spmv",
-          single_source=True),
+          single_source=True, distance_params=_NO_PARENTS),
     _both("worklist", f"asynchronous worklist SSSP in one persistent launch (project fast path for road "
                       f"networks), one source after another, {_SSSP}", False, "fast:sssp_worklist",
-          "fast:sssp_worklist"),
+          "fast:sssp_worklist", distance_params=_NO_PARENTS),
     _both("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows (project fast "
                           f"path for okuyama's APSP), {_SSSP}", False, "fast:multi_source",
           "fast:multi_source_paths"),
