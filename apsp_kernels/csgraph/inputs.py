@@ -99,7 +99,7 @@ def _sparse_arcs(a):
     w = coo.data
     if w.dtype.kind == "c":
         raise InputError("csgraph has complex weights; pass real weights")
-    if w.dtype.kind == "f":
+    if w.dtype.kind == "f" and not bool(xp.isfinite(w).all()):
         if bool(xp.isnan(w).any()):
             raise InputError("csgraph has a NaN weight; remove that entry or give it a number")
         if bool((w == -xp.inf).any()):
