@@ -273,7 +273,7 @@ def test_auto_estimates_sssp_from_the_row_nearest_in_n_and_arcs_per_vertex():
          "family": "D", "time_ms": 4096 * 0.1, "device": "x", "source": "random"},
     ], columns=auto.COLUMNS)
     g = generators.random_digraph(4096, 16384, w_max=10, seed=0)
-    est, note = auto._estimate(FAMILIES["D"], table, g, g.n, False)
+    est, note = auto._estimate(FAMILIES["D"], auto.index(table), g, g.n, False)
     assert "n=4096" in note and est == pytest.approx(0.1 * 2 * 4096)
 
 

@@ -17,6 +17,7 @@ or cannot take the weights (negative, float), are left out, each with the reason
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,27 +86,77 @@ def write_table(records, path: Path = TABLE) -> pd.DataFrame:
     return table
 
 
-def _estimate(fam: Family, table: pd.DataFrame, g: Graph, k: int,
+class Rows:
+    """One method's rows of a decision table as NumPy columns (a call to ``choose`` reads a few
+    of these for every candidate; pandas per call cost more than the SSSP of a road network)."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self.all_pairs = frame["problem"].to_numpy() == "all_pairs"
+        self.dtype = frame["dtype"].astype(str).to_numpy()
+        self.n = frame["n"].to_numpy(dtype=np.float64)
+        self.m = np.maximum(frame["m"].to_numpy(dtype=np.float64), 1)
+        self.time_ms = frame["time_ms"].to_numpy(dtype=np.float64)
+        self.device = frame["device"].astype(str).to_numpy()
+
+    def where(self, keep: np.ndarray) -> "Rows":
+        out = object.__new__(Rows)
+        out.__dict__ = {name: column[keep] for name, column in self.__dict__.items()}
+        return out
+
+    def __len__(self) -> int:
+        return len(self.n)
+
+
+@dataclass
+class Indexed:
+    """A decision table with its rows grouped by method, and the line ``Choice.table`` shows."""
+
+    frame: pd.DataFrame
+    by_method: dict
+    summary: str
+
+
+def index(table: pd.DataFrame, name: str = TABLE.name) -> Indexed:
+    by_method = {method: Rows(grp) for method, grp in table.groupby("method")} if len(table) else {}
+    devices = ", ".join(sorted(set(map(str, table["device"]))))
+    return Indexed(table, by_method, f"{name} ({len(table)} rows; devices: {devices})" if len(table) else "none")
+
+
+@functools.lru_cache(maxsize=4)
+def _indexed_file(path: str, mtime_ns: int) -> Indexed:
+    return index(load_table(Path(path)), Path(path).name)
+
+
+def indexed_table(path: Path = TABLE) -> Indexed:
+    """The decision table at ``path``, read and indexed once per version of the file."""
+    path = Path(path)
+    return _indexed_file(str(path), path.stat().st_mtime_ns if path.exists() else -1)
+
+
+def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
               predecessors: bool) -> tuple[float, str] | None:
     """Estimated ms from the rows of the method that would run (same weight type preferred)."""
-    n, m = g.n, g.m
-    rows = table[table["method"] == fam.key(g.dtype, predecessors)]
-    if (rows["dtype"] == str(g.dtype)).any():
-        rows = rows[rows["dtype"] == str(g.dtype)]
-    if rows.empty:
+    n, m = g.n, max(g.m, 1)
+    rows = table.by_method.get(fam.key(g.dtype, predecessors))
+    if rows is None:
         return None
+    same_dtype = rows.dtype == str(g.dtype)
+    if same_dtype.any():
+        rows = rows.where(same_dtype)
     if fam.all_pairs:
-        r = rows.iloc[int(np.argmin(np.abs(np.log(rows["n"] / n))))]
-        return float(r["time_ms"] * (n / r["n"]) ** 3), f"from n={r['n']} on {r['device']}, x n^3"
-    problem = "single_source" if k < SINGLE_SOURCE_MAX else "all_pairs"
-    if (rows["problem"] == problem).any():
-        rows = rows[rows["problem"] == problem]  # iterations depend on the kind of graph measured
-    per_source = np.where(rows["problem"] == "all_pairs", rows["time_ms"] / rows["n"], rows["time_ms"])
-    degree = np.maximum(rows["m"], 1) / rows["n"]
-    i = int(np.argmin(np.abs(np.log(degree / (max(m, 1) / n))) + np.abs(np.log(rows["n"] / n))))
-    r = rows.iloc[i]
-    return (float(per_source[i] * max(m, 1) / max(int(r["m"]), 1) * k),
-            f"from {r['problem']} n={r['n']} m={r['m']} on {r['device']}, x k*m")
+        i = int(np.argmin(np.abs(np.log(rows.n / n))))
+        return (float(rows.time_ms[i] * (n / rows.n[i]) ** 3),
+                f"from n={int(rows.n[i])} on {rows.device[i]}, x n^3")
+    all_pairs = k >= SINGLE_SOURCE_MAX
+    same_problem = rows.all_pairs == all_pairs
+    if same_problem.any():
+        rows = rows.where(same_problem)  # iterations depend on the kind of graph measured
+    per_source = np.where(rows.all_pairs, rows.time_ms / rows.n, rows.time_ms)
+    degree = rows.m / rows.n
+    i = int(np.argmin(np.abs(np.log(degree / (m / n))) + np.abs(np.log(rows.n / n))))
+    problem = "all_pairs" if rows.all_pairs[i] else "single_source"
+    return (float(per_source[i] * m / rows.m[i] * k),
+            f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m")
 
 
 def _dense_bytes(g: Graph, predecessors: bool) -> int:
@@ -116,7 +167,7 @@ def choose(g: Graph, k: int, predecessors: bool, table: pd.DataFrame | None = No
     """The family for ``k`` sources of ``g``, or SciPy on the host when no GPU is usable."""
     if not gpu.available():
         return Choice(HOST, reason="no CUDA GPU on this machine: SciPy's csgraph on the host")
-    table = load_table() if table is None else table
+    table = indexed_table() if table is None else index(table)
     free = gpu.free_bytes()
     cands, excluded = [], []
     for fam in (FAMILIES[name] for name in AUTO_FAMILIES):
@@ -133,9 +184,7 @@ def choose(g: Graph, k: int, predecessors: bool, table: pd.DataFrame | None = No
     best = cands[0]
     reason = (f"fastest estimate for n={g.n}, m={g.m}, {k} source(s), {g.dtype} weights"
               if best[1] is not None else "no measurement applies: SciPy's order FW, D, BF")
-    source = f"{TABLE.name} ({len(table)} rows; devices: {', '.join(sorted(set(map(str, table['device']))))})" \
-        if len(table) else "none"
-    return Choice(best[0], cands, excluded, reason, source)
+    return Choice(best[0], cands, excluded, reason, table.summary)
 
 
 def _exclusion(fam: Family, g: Graph, predecessors: bool, free: int) -> str:
