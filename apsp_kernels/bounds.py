@@ -45,21 +45,36 @@ def distance_bound(graph) -> int:
     if not graph.m:
         return 0
     absw = abs(graph.weights.astype(np.int64))
-    bound = min(_sum_of_largest_max(graph.n, graph.sources_of_arcs, absw),
-                _sum_of_largest_max(graph.n, graph.indices, absw))
+    bound = min(_sum_of_largest(_out_arc_maxima(graph, absw)),
+                _sum_of_largest(_maxima(graph.n, graph.indices, absw)))
     if bound >= INF_INT32 and graph.dtype == np.int32 and not graph.has_negative_weights \
             and not graph.on_device:
         bound = min(bound, condensation_bound(graph))
     return bound
 
 
-def _sum_of_largest_max(n: int, owner, absw) -> int:
-    """Sum of the n - 1 largest per-vertex maxima of ``absw`` grouped by ``owner``."""
+def _maxima(n: int, owner, absw):
+    """Per-vertex maximum of ``absw`` grouped by ``owner`` (0 for a vertex owning none)."""
     from .graph import array_module
     xp = array_module(absw)
     top = xp.zeros(n, dtype=xp.int64)
     xp.maximum.at(top, owner, absw)
-    return int(xp.sort(top)[1:].sum())
+    return top
+
+
+def _out_arc_maxima(graph, absw):
+    """The same over the out-arcs: one pass along the CSR rows on the host."""
+    if graph.on_device:
+        return _maxima(graph.n, graph.sources_of_arcs, absw)
+    top = np.zeros(graph.n, dtype=np.int64)
+    busy = graph.degrees > 0
+    top[busy] = np.maximum.reduceat(absw, graph.indptr[:-1][busy])
+    return top
+
+
+def _sum_of_largest(top) -> int:
+    """Sum of the n - 1 largest of ``top``."""
+    return int(top.sum() - top.min())
 
 
 def condensation_bound(graph) -> int:

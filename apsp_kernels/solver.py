@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import InputError
-from .graph import Graph
+from .graph import Graph, array_module
 from .inf import to_public
+
+
+HOST_SLAB_BYTES = 64 << 20  # float64 rows converted on the GPU per copy to the host
 
 
 def to_host(x) -> np.ndarray:
@@ -66,13 +69,28 @@ class Solution:
     def rows(self, which=None, device: bool = False) -> np.ndarray:
         """Public (float64, np.inf) distances of the rows at positions ``which`` (all if None);
         a cupy array with ``device=True`` (for a solution held on the GPU)."""
-        return to_public(self._take(self.dist, which, device))
+        if device or array_module(self.dist) is np:
+            return to_public(self._take(self.dist, which, device))
+        return self._public_rows_on_host(self._row_ids(which))
+
+    def _public_rows_on_host(self, ids) -> np.ndarray:
+        """GPU rows converted to float64 on the GPU, a slab at a time, into one host array
+        (copying 4-byte distances and converting them on the host took most of an all-pairs
+        call: an 8-byte pass and a masked one over the whole matrix)."""
+        count = ids.stop - ids.start if isinstance(ids, slice) else len(ids)
+        out = np.empty((count, self.n), dtype=np.float64)
+        step = max(1, HOST_SLAB_BYTES // (8 * max(self.n, 1)))
+        for lo in range(0, count, step):
+            hi = min(count, lo + step)
+            part = slice(ids.start + lo, ids.start + hi) if isinstance(ids, slice) else ids[lo:hi]
+            to_public(self.dist[part, : self.n]).get(out=out[lo:hi])
+        return out
 
     def pred_rows(self, which=None, device: bool = False) -> np.ndarray | None:
         """Predecessors (int32, -1 where none) of the rows at positions ``which``."""
         if self.pred is None:
             return None
-        return self._take(self.pred, which, device).astype(np.int32)
+        return self._take(self.pred, which, device).astype(np.int32, copy=False)
 
     def to_numpy(self) -> np.ndarray:
         return self.rows()
