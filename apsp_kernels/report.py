@@ -47,19 +47,31 @@ def measure(out_dir, experiment: str, run, *args, **kwargs) -> list[Record]:
     saved records are returned as they were written (their own timestamps), and run.json's
     ``resumed`` names it.
     """
-    kept = resumable(out_dir)
-    path = Path(out_dir) / f"records_{experiment}.csv"
-    if experiment in kept.get("experiments", []) and path.exists():
-        records = from_csv(path)
-        measured_at = min(r.timestamp for r in records)[:16].replace("T", " ") + " UTC"
-        resumed = read_run(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
-        resumed["experiments"][experiment] = measured_at
-        write_run_info(out_dir, resumed=resumed)
-        print(f"{experiment}: {len(records)} records measured at {measured_at} by an unfinished run of commit "
-              f"{kept['commit']}: reused, not measured again")
+    records = reusable(out_dir, experiment)
+    if records is not None:
         return records
     records = list(run(*args, **kwargs))
     save_records(records, out_dir, experiment)
+    return records
+
+
+def reusable(out_dir, experiment: str, partial: bool = False) -> list[Record] | None:
+    """The records of ``experiment`` that an unfinished run of the same profile and commit saved
+    and ``reproduce --resume`` kept for this run (see :func:`measure`), named in run.json's
+    ``resumed``; None when there are none. ``partial``: the experiment saves as it goes (a
+    sweep), so the records are the part it had finished, and run.json says so."""
+    kept = resumable(out_dir)
+    path = Path(out_dir) / f"records_{experiment}.csv"
+    if experiment not in kept.get("experiments", []) or not path.exists():
+        return None
+    records = from_csv(path)
+    measured_at = min(r.timestamp for r in records)[:16].replace("T", " ") + " UTC"
+    name = f"{experiment} ({len(records)} records of the part it had finished)" if partial else experiment
+    resumed = read_run(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
+    resumed["experiments"][name] = measured_at
+    write_run_info(out_dir, resumed=resumed)
+    print(f"{name}: {len(records)} records measured from {measured_at} by an unfinished run of commit "
+          f"{kept['commit']}: reused, not measured again")
     return records
 
 

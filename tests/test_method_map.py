@@ -407,3 +407,44 @@ def test_peaks_read_back_from_their_table(tmp_path):
     back = mm.peaks_from_table(tmp_path / "table_peaks.csv")
     assert back.keys() == {"minplus_int32_per_s", "copy_bytes_per_s", "launch_us"}
     assert all(back[k] == pytest.approx(peaks[k]) for k in back)
+
+
+class Killed(BaseException):
+    """The runner killing the notebook's kernel (not an error a sweep records and goes past)."""
+
+
+def test_a_killed_sweep_is_resumed_from_the_graphs_it_had_finished(monkeypatch, tmp_path):
+    from apsp_kernels import report
+    cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (2,),
+           "topologies": ("random", "ring"), "cap_s": 0.1, "max_arcs": 40000, "budget_s": 1e9}
+    methods = [DENSE, SSSP]
+    monkeypatch.setattr(mm.timing, "run", FakeTimer())
+    whole = mm.sweep(cfg, methods=methods)
+
+    first = FakeTimer()
+
+    def killed_at_256(method, graph, **kw):
+        if graph.n == 256:
+            raise Killed()
+        return first(method, graph, **kw)
+
+    monkeypatch.setattr(mm.timing, "run", killed_at_256)
+    with pytest.raises(Killed):
+        mm.sweep(cfg, methods=methods, out_dir=tmp_path)
+    saved = pd.read_csv(tmp_path / "records_apsp.csv")
+    assert set(saved["n"]) == {64, 128}
+    # what reproduce --resume leaves for the rerun at the same profile and commit (test_runner)
+    (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc", "experiments": ["sssp", "apsp"]}))
+    again = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", again)
+    resumed = mm.sweep(cfg, methods=methods, out_dir=tmp_path)
+    assert again.calls and {n for _, _, n in again.calls} == {256}
+
+    def key(r):
+        t = r.time_ms_median
+        return (r.method, r.experiment, r.graph, None if t is None or math.isnan(t) else t, r.skipped or "")
+
+    assert sorted(map(key, resumed.records)) == sorted(map(key, whole.records))
+    assert len(pd.read_csv(tmp_path / "records_apsp.csv")) == sum(r.experiment == "apsp" for r in whole.records)
+    names = list(report.read_run(tmp_path)["resumed"]["experiments"])
+    assert any(name.startswith("sssp (") and "part it had finished" in name for name in names)

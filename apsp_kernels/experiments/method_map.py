@@ -313,10 +313,31 @@ def logged(log, what: str, watchdog_s: float):
               flush=True)
 
 
-def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
+def save(result: Sweep, out_dir) -> None:
+    """``records_sssp.csv`` and ``records_apsp.csv`` of the cells swept so far."""
+    for problem in PROBLEMS:
+        report.save_records([r for r in result.records if r.experiment == problem], out_dir, problem)
+
+
+def reusable_runs(out_dir) -> dict:
+    """(method key, problem, graph) -> the record an unfinished sweep of the same profile and commit
+    saved (kept by ``reproduce --resume``; see :func:`apsp_kernels.report.reusable`); {} for none."""
+    if out_dir is None:
+        return {}
+    kept = [r for p in PROBLEMS for r in (report.reusable(out_dir, p, partial=True) or [])]
+    return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept}
+
+
+def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None, out_dir=None) -> Sweep:
     """Every method on every cell of the map (see the module docstring). ``log``: a text file
-    that gets a line per graph and run as it starts and ends (see :func:`logged`)."""
+    that gets a line per graph and run as it starts and ends (see :func:`logged`).
+
+    ``out_dir``: the records are saved there after every graph (:func:`save`), so that a sweep
+    killed part way is resumed by ``reproduce --resume``: each run that the unfinished sweep
+    finished is taken from its records instead of measured again, and the plans, predictions
+    and stopped series follow from them as they did. The time budget starts again."""
     methods = map_methods() if methods is None else list(methods)
+    reuse = reusable_runs(out_dir)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
     history: dict[tuple, list[Point]] = {}
     stopped: dict[tuple, str] = {}  # series ended by an error, memory, the cap or dominance
@@ -368,8 +389,10 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
                                 probe_ms=probe, remaining_s=cfg["budget_s"] - (clock() - start))
                 what = (f"{method.key} {problem} {g.name} n={g.n} m={g.m:,} sources={plan.k} "
                         f"predicted={plan.predicted_ms} ms {plan.skip}")
-                with logged(log if not plan.skip else None, what, cfg["watchdog_s"]):
-                    rec = run_planned(method, problem, g, plan, cfg, extra)
+                rec = None if plan.skip else reuse.pop((method.key, problem, g.name), None)
+                if rec is None:
+                    with logged(log if not plan.skip else None, what, cfg["watchdog_s"]):
+                        rec = run_planned(method, problem, g, plan, cfg, extra)
                 out.records.append(rec)
                 last_m[key] = g.m
                 measured = math.isfinite(rec.time_ms_median)
@@ -387,6 +410,10 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None) -> Sweep:
         if g.n >= cfg.get("dominated_from_n", 0):
             stopped.update(dominated(out.records[first:], g, cell["series"], cfg["dominated_x"]))
         del g
+        if out_dir is not None:
+            save(out, out_dir)
+    if out_dir is not None:
+        save(out, out_dir)
     return out
 
 
