@@ -18,7 +18,7 @@ or cannot take the weights (negative, float), are left out, each with the reason
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -86,40 +86,41 @@ def write_table(records, path: Path = TABLE) -> pd.DataFrame:
     return table
 
 
+@dataclass(frozen=True)
 class Rows:
-    """One method's rows of a decision table as NumPy columns (a call to ``choose`` reads a few
-    of these for every candidate; pandas per call cost more than the SSSP of a road network)."""
+    """One method's rows of a decision table as NumPy columns (``choose`` reads a few of these
+    per candidate on every call; pandas per call cost more than the SSSP of a road network)."""
 
-    def __init__(self, frame: pd.DataFrame):
-        self.all_pairs = frame["problem"].to_numpy() == "all_pairs"
-        self.dtype = frame["dtype"].astype(str).to_numpy()
-        self.n = frame["n"].to_numpy(dtype=np.float64)
-        self.m = np.maximum(frame["m"].to_numpy(dtype=np.float64), 1)
-        self.time_ms = frame["time_ms"].to_numpy(dtype=np.float64)
-        self.device = frame["device"].astype(str).to_numpy()
+    all_pairs: np.ndarray
+    dtype: np.ndarray
+    n: np.ndarray
+    m: np.ndarray
+    time_ms: np.ndarray
+    device: np.ndarray
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> "Rows":
+        return cls(frame["problem"].to_numpy() == "all_pairs", frame["dtype"].astype(str).to_numpy(),
+                   frame["n"].to_numpy(dtype=np.float64),
+                   np.maximum(frame["m"].to_numpy(dtype=np.float64), 1),
+                   frame["time_ms"].to_numpy(dtype=np.float64), frame["device"].astype(str).to_numpy())
 
     def where(self, keep: np.ndarray) -> "Rows":
-        out = object.__new__(Rows)
-        out.__dict__ = {name: column[keep] for name, column in self.__dict__.items()}
-        return out
-
-    def __len__(self) -> int:
-        return len(self.n)
+        return Rows(*(getattr(self, f.name)[keep] for f in fields(self)))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Indexed:
-    """A decision table with its rows grouped by method, and the line ``Choice.table`` shows."""
+    """A decision table's rows grouped by method, and the line ``Choice.table`` shows."""
 
-    frame: pd.DataFrame
     by_method: dict
     summary: str
 
 
 def index(table: pd.DataFrame, name: str = TABLE.name) -> Indexed:
-    by_method = {method: Rows(grp) for method, grp in table.groupby("method")} if len(table) else {}
+    by_method = {method: Rows.of(grp) for method, grp in table.groupby("method")} if len(table) else {}
     devices = ", ".join(sorted(set(map(str, table["device"]))))
-    return Indexed(table, by_method, f"{name} ({len(table)} rows; devices: {devices})" if len(table) else "none")
+    return Indexed(by_method, f"{name} ({len(table)} rows; devices: {devices})" if len(table) else "none")
 
 
 @functools.lru_cache(maxsize=4)
