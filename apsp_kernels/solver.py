@@ -90,7 +90,8 @@ class Solution:
         """Predecessors (int32, -1 where none) of the rows at positions ``which``."""
         if self.pred is None:
             return None
-        return self._take(self.pred, which, device).astype(np.int32, copy=False)
+        fresh = not device and array_module(self.pred) is not np  # to_host made the copy already
+        return self._take(self.pred, which, device).astype(np.int32, copy=not fresh)
 
     def to_numpy(self) -> np.ndarray:
         return self.rows()
