@@ -116,8 +116,9 @@ def staging_dir(results: Path, stem: str) -> Path:
     return results / STAGING / stem
 
 
-def measured_in_full(records_csv: Path, profile: str, commit: str) -> bool:
-    """Whether a saved experiment's every record came from ``profile`` at ``commit``."""
+def saved_by(records_csv: Path, profile: str, commit: str) -> bool:
+    """Whether a saved experiment's every record came from ``profile`` at ``commit`` (all of it, or
+    the part a sweep that saves as it goes had finished)."""
     try:
         df = pd.read_csv(records_csv, dtype=str, keep_default_na=False)
     except (OSError, ValueError):
@@ -136,7 +137,7 @@ def keep_measured(results: Path, stem: str, profile: str) -> dict:
         return {}
     staging = staging_dir(results, stem)
     for source in (staging, gallery.failed_dir(results / stem)):
-        kept = [p for p in sorted(source.glob("records_*.csv")) if measured_in_full(p, profile, commit)]
+        kept = [p for p in sorted(source.glob("records_*.csv")) if saved_by(p, profile, commit)]
         if kept:
             break
     else:
@@ -269,18 +270,19 @@ def lost_run(notebook: Path, results: Path, profile: str, exc: BaseException) ->
     return publish(notebook, results, info)
 
 
-def run_sequentially(notebooks: list[Path], results: Path, profile: str, resume: bool = False) -> list[dict]:
+def run_sequentially(notebooks: list[Path], run_one, results: Path) -> list[dict]:
+    """``run_one(notebook)`` (:func:`run_notebook` with its settings bound) for each in turn."""
     runs = []
     for i, nb in enumerate(notebooks, 1):
         tag = f"[{i}/{len(notebooks)}] {nb.stem}"
         print(f"{tag}: running ...", flush=True)
-        runs.append(run_notebook(nb, results, profile, resume))
+        runs.append(run_one(nb))
         report_done(tag, runs[-1], results)
     return runs
 
 
-def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: list[str],
-                     make_client, timed_in=(), resume: bool = False) -> list[dict]:
+def run_on_every_gpu(notebooks: list[Path], run_one, results: Path, profile: str, gpus: list[str],
+                     make_client, timed_in=()) -> list[dict]:
     """One notebook per GPU at a time on Dask, longest first (run_all puts the runs back in order)."""
     order = multi_gpu.longest_first(notebooks, lambda nb: previous_seconds(nb.stem, [results, *timed_in]))
     print(f"{len(gpus)} GPUs ({', '.join(gpus)}): one notebook per GPU at a time on Dask, longest first: "
@@ -293,16 +295,14 @@ def run_on_every_gpu(notebooks: list[Path], results: Path, profile: str, gpus: l
 
     try:
         runs = multi_gpu.run_on_gpus(
-            order, functools.partial(run_notebook, results=results, profile=profile, resume=resume), gpus,
-            make_client,
-            on_start=on_start, on_done=lambda nb, r: report_done(position[nb.stem], r, results),
+            order, run_one, gpus, make_client, on_start=on_start, on_done=lambda nb, r: report_done(position[nb.stem], r, results),
             on_error=lambda nb, exc: lost_run(nb, results, profile, exc))
     except Exception as exc:
         if position:  # notebooks have run: running them again in turn would not help
             raise
         print(f"the Dask cluster did not start ({describe(exc)}): the notebooks run one after another",
               flush=True)
-        return run_sequentially(notebooks, results, profile, resume)
+        return run_sequentially(notebooks, run_one, results)
     return runs
 
 
@@ -315,6 +315,7 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     """
     let_kernels_import_package()
     print(f"profile {profile} on {gpu.device_info()['device']}; results in {results}/", flush=True)
+    run_one = functools.partial(run_notebook, results=results, profile=profile, resume=resume)
     whole_host = [nb for nb in notebooks if uses_every_gpu(nb)]
     one_gpu = [nb for nb in notebooks if nb not in whole_host]
     gpus = multi_gpu.visible_gpus()
@@ -322,13 +323,13 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     if why:
         if len(gpus) > 1 or sequential:
             print(f"{why}: the notebooks run one after another", flush=True)
-        runs = run_sequentially(one_gpu, results, profile, resume)
+        runs = run_sequentially(one_gpu, run_one, results)
     else:
-        runs = run_on_every_gpu(one_gpu, results, profile, gpus,
-                                make_client or multi_gpu.local_cuda_client, timed_in, resume)
+        runs = run_on_every_gpu(one_gpu, run_one, results, profile, gpus,
+                                make_client or multi_gpu.local_cuda_client, timed_in)
     if whole_host:
         print(f"with every GPU of the host, alone: {', '.join(nb.stem for nb in whole_host)}", flush=True)
-        runs += run_sequentially(whole_host, results, profile, resume)
+        runs += run_sequentially(whole_host, run_one, results)
     by_stem = {r["notebook"]: r for r in runs}
     return [by_stem[nb.stem] for nb in notebooks]
 

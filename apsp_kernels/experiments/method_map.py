@@ -338,6 +338,7 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None, out_dir=No
     and stopped series follow from them as they did. The time budget starts again."""
     methods = map_methods() if methods is None else list(methods)
     reuse = reusable_runs(out_dir)
+    saved = -1  # records saved to out_dir so far (none yet)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
     history: dict[tuple, list[Point]] = {}
     stopped: dict[tuple, str] = {}  # series ended by an error, memory, the cap or dominance
@@ -412,7 +413,8 @@ def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None, out_dir=No
         del g
         if out_dir is not None:
             save(out, out_dir)
-    if out_dir is not None:
+            saved = len(out.records)
+    if out_dir is not None and saved != len(out.records):  # the cells after the last graph built
         save(out, out_dir)
     return out
 
