@@ -16,6 +16,7 @@ from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk
                                       estimate, worker_graph)
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.bulk import warm_up
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
@@ -281,6 +282,7 @@ def test_bulk_instances_are_split_and_verified(client):
     frame = res["instances"]
     assert frame["instance"].tolist() == list(range(130))
     assert res["tasks"] == 2 and res["verified"] and frame["checked"].sum() == 4
+    assert len(res["task_seconds"]) == len(res["kernel_ms"]) == 2
     # an instance is the same whatever the split
     again = bulk_instances(client, 130, 40, instances_per_task=64, verify_per_task=0, progress=False)
     assert again["tasks"] == 3
@@ -289,6 +291,14 @@ def test_bulk_instances_are_split_and_verified(client):
         bulk_instances(client, 4, 40, method="nope")
     with pytest.raises(InputError, match="m \\(instances\\)"):
         bulk_instances(client, 0, 40)
+
+
+def test_the_bulk_warm_up_runs_one_chunk_on_every_worker(client):
+    from distributed import get_task_stream
+    with get_task_stream(client) as stream:
+        warm_up(client, 40)
+    ran = [t for t in stream.data if t["key"].startswith("run_share")]
+    assert sorted(t["worker"] for t in ran) == sorted(client.scheduler_info()["workers"])
 
 
 def test_the_estimate_samples_whole_blocks_of_the_run():

@@ -75,3 +75,11 @@ def test_gpu_identity_is_the_first_visible_gpu(monkeypatch):
     assert multi_gpu.gpu_identity() == {"index": "5", "name": "NVIDIA H200", "uuid": "GPU-abc"}
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
     assert multi_gpu.gpu_identity() == {}
+
+
+def test_fake_gpu_workers_keep_dask_nvml_monitor_off():
+    """On a GPU host the monitor would look the fake ids up in NVML and the workers fail to start."""
+    import dask
+    with fake_gpu_client(FAKE_GPUS) as client:
+        seen = client.run(lambda: dask.config.get("distributed.diagnostics.nvml"))
+    assert list(seen.values()) == [False, False]

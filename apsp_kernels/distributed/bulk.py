@@ -117,6 +117,16 @@ def _cpu_share(targets, weights, n, checked):
     return rows, (time.perf_counter() - started) * 1e3
 
 
+def warm_up(client, n: int, *, k: int = 4, method: str = "bulk_single") -> None:
+    """One chunk of ``n``-vertex instances on every worker, so that a timed run after it pays no
+    kernel compilation or first allocation (a 1-worker run paid them inside its wall time)."""
+    workers = list(client.scheduler_info()["workers"])
+    if not workers:
+        cluster.require_workers(client)
+    client.gather([client.submit(run_share, 0, 1, CHUNK, n, k, 0, method, 0, workers=[w],
+                                 allow_other_workers=False, pure=False) for w in workers])
+
+
 def plan_shares(m: int, instances_per_task: int) -> list[tuple[int, int]]:
     """(first_chunk, chunks) per task covering instances 0..m-1."""
     per = max(1, -(-instances_per_task // CHUNK))
@@ -131,7 +141,8 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
 
     ``instances_per_task`` defaults to an equal share per worker, lowered until a share fits
     the smallest worker's free GPU memory. Returns ``{"instances": DataFrame, "seconds",
-    "kernel_ms", "tasks", "workers", "verified"}``.
+    "kernel_ms", "task_seconds", "tasks", "workers", "verified"}`` (per task: kernel time, and
+    the task's wall time with making, summarising and checking its instances).
     """
     m = block_size_of(m, "m (instances)")
     n = block_size_of(n, "n")
@@ -166,12 +177,13 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
                for c, count in shares]
     from distributed import as_completed
     from tqdm.auto import tqdm
-    rows, kernel_ms = [], []
+    rows, kernel_ms, task_seconds = [], [], []
     with tqdm(total=m, unit="instance", desc=f"bulk m={m} n={n}", disable=not progress) as bar:
         for future in as_completed(futures):
             res = future.result()
             rows.extend(res["rows"])
             kernel_ms.append(res["kernel_ms"])
+            task_seconds.append(res["seconds"])
             bar.update(res["instances"])
     seconds = time.perf_counter() - started
     frame = pd.DataFrame(rows).sort_values("instance").reset_index(drop=True)
@@ -179,7 +191,8 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
         frame["checked"] = False
     frame["checked"] = frame["checked"].fillna(False).astype(bool)
     checked = frame[frame["checked"]]
-    return {"instances": frame, "seconds": seconds, "kernel_ms": kernel_ms, "tasks": len(shares),
+    return {"instances": frame, "seconds": seconds, "kernel_ms": kernel_ms,
+            "task_seconds": task_seconds, "tasks": len(shares),
             "workers": len(facts), "on_gpu": on_gpu, "method": method if on_gpu else "scipy:floyd_warshall",
             "verified": bool(len(checked)) and bool(checked["verified"].all()),
             "verify_scope": f"{len(checked)} of {m} instances (seeded), all entries"}
