@@ -148,6 +148,8 @@ def run_line(run: dict) -> str:
         parts.append(started[:16].replace("T", " ") + " UTC")
     if "seconds" in run:
         parts.append(f"{float(run['seconds']):.0f} s")
+    if run.get("side_by_side"):
+        parts.append("beside notebooks on the other GPUs (host-clock timings took turns on the CPU)")
     return " · ".join(parts)
 
 

@@ -1,13 +1,15 @@
 """CPU oracle on SciPy csgraph, in the project's conventions, and solution checking.
 
 Distances come back float64 with np.inf for unreachable. Large graphs are checked on a
-seeded sample of rows (sources), small ones in full.
+seeded sample of rows (sources), small ones in full. Computing them holds the host's CPU lock
+(:mod:`host_cpu`): it would slow the host-clock timings of a notebook running beside.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy.sparse import csgraph, csr_matrix
 
+from . import host_cpu
 from .graph import Graph
 from .solver import Solution
 
@@ -22,6 +24,11 @@ def distances(graph: Graph, sources=None, method: str = "auto") -> np.ndarray:
     ``method``: ``auto`` (Dijkstra, or Bellman-Ford when a weight is negative),
     ``dijkstra``, ``bellman_ford`` or ``floyd_warshall`` (all sources, small n only).
     """
+    with host_cpu.exclusive():
+        return _distances(graph, sources, method)
+
+
+def _distances(graph: Graph, sources, method: str) -> np.ndarray:
     idx = None if sources is None else np.atleast_1d(np.asarray(sources, dtype=np.int64))
     if method == "auto":
         method = "bellman_ford" if graph.has_negative_weights else "dijkstra"

@@ -22,6 +22,8 @@ exit status is non-zero when a notebook failed.
 
 On a host with more than one GPU (and dask-cuda installed) the notebooks run at once,
 one per GPU, longest first (:mod:`apsp_kernels.multi_gpu`); otherwise one after another.
+Side by side they share the host's CPU cores, so their host-clock timings and oracle runs take
+turns (:mod:`apsp_kernels.host_cpu`; run.json's ``side_by_side`` says so).
 The ``paper`` profile writes to ``results/paper/<stem>`` so that the default results stay.
 """
 from __future__ import annotations
@@ -33,13 +35,14 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import pandas as pd
 
-from . import gallery, gpu, multi_gpu, report
+from . import gallery, gpu, host_cpu, multi_gpu, report
 from .profiles import PROFILES
 from .records import git_commit, write_atomic
 from .report import RESUME_FILE
@@ -108,7 +111,15 @@ def new_run_info(notebook: Path, profile: str) -> dict:
     return {"notebook": notebook.stem, "profile": profile, "device": gpu.device_info()["device"],
             "device_info": gpu.device_info(), "gpu": identity,
             "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""}
+            "seconds": 0.0, "status": "failed", "error": "", "executed_notebook": ""} | side_by_side()
+
+
+def side_by_side() -> dict:
+    """run.json's note that other notebooks ran at the same time on this host's other GPUs."""
+    if not os.environ.get(host_cpu.ENV):
+        return {}
+    return {"side_by_side": "beside notebooks on the host's other GPUs; host-clock timings and the "
+                            "oracle took turns on the CPU cores (apsp_kernels.host_cpu)"}
 
 
 def staging_dir(results: Path, stem: str) -> Path:
@@ -294,9 +305,11 @@ def run_on_every_gpu(notebooks: list[Path], run_one, results: Path, profile: str
         print(f"{position[nb.stem]}: running on GPU {gpu_id} ...", flush=True)
 
     try:
-        runs = multi_gpu.run_on_gpus(
-            order, run_one, gpus, make_client, on_start=on_start, on_done=lambda nb, r: report_done(position[nb.stem], r, results),
-            on_error=lambda nb, exc: lost_run(nb, results, profile, exc))
+        with host_cpu.shared_by_notebooks(tempfile.gettempdir()):
+            runs = multi_gpu.run_on_gpus(
+                order, run_one, gpus, make_client, on_start=on_start,
+                on_done=lambda nb, r: report_done(position[nb.stem], r, results),
+                on_error=lambda nb, exc: lost_run(nb, results, profile, exc))
     except Exception as exc:
         if position:  # notebooks have run: running them again in turn would not help
             raise

@@ -6,16 +6,18 @@ warm-up runs (module load and JIT compile stay out), with ``Solver.reset`` betwe
 repetitions outside the events (in-place algorithms need their input back). This is
 what ``cupyx.profiler.benchmark`` does, plus the untimed reset it lacks.
 ``with_transfers`` times setup (host->device) + compute + download with the host
-clock. CPU methods use ``time.perf_counter``. Median and minimum are recorded.
+clock. CPU methods use ``time.perf_counter``. Median and minimum are recorded. Host-clock
+timings hold :func:`host_cpu.exclusive`, as the oracle does (notebooks side by side on one host).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
 import numpy as np
 
-from . import gpu, oracle
+from . import gpu, host_cpu, oracle
 from .errors import GPUMemoryError, NoGPUError
 from .records import Record, fewer_sources
 from .registry import Method
@@ -126,11 +128,13 @@ def run(method: Method, graph, *, experiment: str, sources=None, params=None,
         solver = make()
         if method.gpu:
             gpu.require_memory(solver.bytes_needed(), f"{method.key} on {graph.name}")
-        if scope == "with_transfers" and method.gpu:
-            times, solver = time_with_transfers(make, repeats, warmup)
-        else:
-            solver.setup()
-            times = time_kernel(solver, repeats, warmup)
+        host_clock = not method.gpu or scope == "with_transfers"
+        with host_cpu.exclusive() if host_clock else contextlib.nullcontext():
+            if scope == "with_transfers" and method.gpu:
+                times, solver = time_with_transfers(make, repeats, warmup)
+            else:
+                solver.setup()
+                times = time_kernel(solver, repeats, warmup)
     except (GPUMemoryError, NoGPUError) as exc:
         rec.skipped = str(exc)
         return rec

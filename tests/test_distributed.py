@@ -283,6 +283,7 @@ def test_bulk_instances_are_split_and_verified(client):
     assert frame["instance"].tolist() == list(range(130))
     assert res["tasks"] == 2 and res["verified"] and frame["checked"].sum() == 4
     assert len(res["task_seconds"]) == len(res["kernel_ms"]) == 2
+    assert all(0 < p["make_arcs"] <= s for p, s in zip(res["task_phases"], res["task_seconds"]))
     # an instance is the same whatever the split
     again = bulk_instances(client, 130, 40, instances_per_task=64, verify_per_task=0, progress=False)
     assert again["tasks"] == 3

@@ -88,4 +88,6 @@ def test_bulk_instances_on_the_gpus(client):
     warm_up(client, 128)
     res = bulk_instances(client, 256, 128, verify_per_task=2, progress=False)
     assert res["on_gpu"] and res["verified"]
+    steps = {"make_arcs", "upload", "setup", "kernel", "summaries", "check"}
+    assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"])
     assert res["instances"]["instance"].tolist() == list(range(256))

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from apsp_kernels import multi_gpu, records, report, reproduce
+from apsp_kernels import host_cpu, multi_gpu, records, report, reproduce
 
 TINY = Path(__file__).parent / "data" / "tiny_notebook.ipynb"
 
@@ -84,10 +84,13 @@ def test_several_gpus_run_the_notebooks_at_once_longest_first(tmp_path, monkeypa
     assert json.loads((results / "a_broken" / "run.json").read_text()) == {"status": "ok", "seconds": 1.0}
     assert "boom" in runs["a_broken"]["error"]
     assert {r["gpu"]["index"] for r in runs.values()} == {"3", "5"}
+    assert all("host_cpu" in r["side_by_side"] for r in runs.values())
+    assert host_cpu.ENV not in os.environ
     for stem, r in runs.items():
         assert f"{stem}: running on GPU {r['gpu']['index']}" in out
     assert (results / "b_tiny" / "b_tiny.ipynb").exists() and (results / "c_tiny" / "c_tiny.ipynb").exists()
-    assert "GPU 3" in (results / "README.md").read_text()
+    gallery = (results / "README.md").read_text()
+    assert "GPU 3" in gallery and "host-clock timings took turns" in gallery
 
 
 def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tmp_path, monkeypatch, capsys):
@@ -105,7 +108,8 @@ def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tm
     assert info["status"] == "failed" and "boom" in info["error"]
     assert (results / "a_broken.failed" / "a_broken.failed.ipynb").exists()
     assert not (results / "a_broken").exists()  # nothing ran through: no results folder
-    assert json.loads((results / "b_tiny" / "run.json").read_text())["status"] == "ok"
+    info = json.loads((results / "b_tiny" / "run.json").read_text())
+    assert info["status"] == "ok" and "side_by_side" not in info
     assert (results / "b_tiny" / "b_tiny.ipynb").exists()
     assert not [p for p in (results / ".running").iterdir()], "a run's working folder left behind"
     captured = capsys.readouterr()

@@ -43,19 +43,21 @@ def run_share(first_chunk: int, chunks: int, m: int, n: int, k: int, seed: int, 
     """Instances of chunks [first_chunk, first_chunk + chunks) that are < m, on this worker."""
     started = time.perf_counter()
     targets, weights = chunk_arcs(first_chunk, chunks, n, k, seed)
+    made = time.perf_counter() - started
     first = first_chunk * CHUNK
     count = min(m - first, len(targets))
     targets, weights = targets[:count], weights[:count]
     rng = np.random.default_rng([seed, first_chunk, 1])
     checked = set(rng.choice(count, size=min(verify, count), replace=False).tolist())
+    phases = {"make_arcs": made}
     if gpu.available():
-        rows, kernel_ms = _gpu_share(targets, weights, n, method, checked)
+        rows, kernel_ms = _gpu_share(targets, weights, n, method, checked, phases)
     else:
         rows, kernel_ms = _cpu_share(targets, weights, n, checked)
     for r in rows:
         r["instance"] += first
     return {"rows": rows, "kernel_ms": kernel_ms, "seconds": time.perf_counter() - started,
-            "instances": count, "on_gpu": gpu.available()}
+            "phases": phases, "instances": count, "on_gpu": gpu.available()}
 
 
 def _summary(i: int, d, n: int) -> dict:
@@ -64,24 +66,38 @@ def _summary(i: int, d, n: int) -> dict:
             "max_distance": float(d[:n, :n][finite].max())}
 
 
-def _gpu_share(targets, weights, n, method, checked):
+def _gpu_share(targets, weights, n, method, checked, phases):
+    """The share on this worker's GPU; ``phases`` gets seconds per step and the memory the
+    share found (device free, CuPy pool held) before it started."""
     from .. import registry
     from ..blocked_fw.bulk import instance_oracle
     from ..oracle import compare
     from ..blocked_fw.task_schedule import padded_size
     cp = gpu.cupy()
+    pool = cp.get_default_memory_pool()
+    phases.update(device_free_before=cp.cuda.runtime.memGetInfo()[0], pool_held_before=pool.total_bytes())
+    clock = time.perf_counter()
+
+    def lap(name):
+        nonlocal clock
+        cp.cuda.get_current_stream().synchronize()
+        phases[name], clock = time.perf_counter() - clock, time.perf_counter()
+
     P = padded_size(n)
     dense = dense_from_arcs(cp.asarray(targets), cp.asarray(weights), padded_n=P, xp=cp)
     solver = registry.get("takafuji", method).make(dense, n=n)
     gpu.require_memory(solver.bytes_needed(), f"{len(targets)} bulk instances of n={n}")
+    lap("upload")
     solver.setup()
     solver.reset()
+    lap("setup")
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     start.record()
     solver.compute()
     stop.record()
     stop.synchronize()
     kernel_ms = cp.cuda.get_elapsed_time(start, stop)
+    lap("kernel")
     d = solver.distances()[:, :n, :n]
     reach, biggest = np.zeros(len(targets), np.int64), np.zeros(len(targets))
     for lo in range(0, len(targets), CHUNK):  # a chunk at a time: no temporary of the share's size
@@ -91,10 +107,12 @@ def _gpu_share(targets, weights, n, method, checked):
         biggest[lo:lo + CHUNK] = cp.where(finite, part, 0).max(axis=(1, 2)).get()
     rows = [{"instance": i, "reachable_pairs": int(reach[i]), "max_distance": float(biggest[i])}
             for i in range(len(targets))]
+    lap("summaries")
     for i in checked:
         want = instance_oracle(cp.asnumpy(dense[i]), n)
         ok, err = compare(cp.asnumpy(d[i]), want, True)
         rows[i].update(checked=True, verified=bool(ok), max_error=float(err))
+    lap("check")
     del dense, solver, d
     return rows, kernel_ms
 
@@ -141,8 +159,9 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
 
     ``instances_per_task`` defaults to an equal share per worker, lowered until a share fits
     the smallest worker's free GPU memory. Returns ``{"instances": DataFrame, "seconds",
-    "kernel_ms", "task_seconds", "tasks", "workers", "verified"}`` (per task: kernel time, and
-    the task's wall time with making, summarising and checking its instances).
+    "kernel_ms", "task_seconds", "task_phases", "tasks", "workers", "verified"}`` (per task:
+    kernel time; the task's wall time with making, summarising and checking its instances; and
+    those steps' seconds, with the GPU memory the task found free and pooled when it started).
     """
     m = block_size_of(m, "m (instances)")
     n = block_size_of(n, "n")
@@ -177,13 +196,14 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
                for c, count in shares]
     from distributed import as_completed
     from tqdm.auto import tqdm
-    rows, kernel_ms, task_seconds = [], [], []
+    rows, kernel_ms, task_seconds, task_phases = [], [], [], []
     with tqdm(total=m, unit="instance", desc=f"bulk m={m} n={n}", disable=not progress) as bar:
         for future in as_completed(futures):
             res = future.result()
             rows.extend(res["rows"])
             kernel_ms.append(res["kernel_ms"])
             task_seconds.append(res["seconds"])
+            task_phases.append(res["phases"])
             bar.update(res["instances"])
     seconds = time.perf_counter() - started
     frame = pd.DataFrame(rows).sort_values("instance").reset_index(drop=True)
@@ -192,7 +212,7 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
     frame["checked"] = frame["checked"].fillna(False).astype(bool)
     checked = frame[frame["checked"]]
     return {"instances": frame, "seconds": seconds, "kernel_ms": kernel_ms,
-            "task_seconds": task_seconds, "tasks": len(shares),
+            "task_seconds": task_seconds, "task_phases": task_phases, "tasks": len(shares),
             "workers": len(facts), "on_gpu": on_gpu, "method": method if on_gpu else "scipy:floyd_warshall",
             "verified": bool(len(checked)) and bool(checked["verified"].all()),
             "verify_scope": f"{len(checked)} of {m} instances (seeded), all entries"}

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import csgraph
 
-from .. import datasets, generators, gpu, oracle, report
+from .. import datasets, generators, gpu, host_cpu, oracle, report
 from ..errors import GPUMemoryError, InputError
 from ..graph import Graph
 from ..profiles import choose
@@ -88,16 +88,17 @@ def build_graph(spec: dict) -> Graph:
 def time_calls(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf")):
     """Milliseconds of ``fn()`` per timed run and the last result; stops early once the timed
     runs add up to ``budget_s`` (always at least one)."""
-    for _ in range(warmup):
-        fn()
-    times, out = [], None
-    for _ in range(max(1, repeats)):
-        out = None  # let the previous result go before the next run
-        t0 = time.perf_counter()
-        out = fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-        if sum(times) >= budget_s * 1e3:
-            break
+    with host_cpu.exclusive():
+        for _ in range(warmup):
+            fn()
+        times, out = [], None
+        for _ in range(max(1, repeats)):
+            out = None  # let the previous result go before the next run
+            t0 = time.perf_counter()
+            out = fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if sum(times) >= budget_s * 1e3:
+                break
     return times, out
 
 

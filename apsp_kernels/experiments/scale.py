@@ -246,6 +246,7 @@ def bulk_run(client, cfg, experiment="bulk") -> Record:
                   time_ms_median=res["seconds"] * 1e3, time_ms_min=res["seconds"] * 1e3, repeats=1,
                   timing_scope=scope, verified=res["verified"], verify_scope=res["verify_scope"],
                   stats={"kernel_ms_per_task": res["kernel_ms"], "seconds_per_task": res["task_seconds"],
+                         "phases_per_task": res["task_phases"],
                          "warm_up": "one chunk per worker first", "workers": res["workers"]},
                   profile=cfg["profile"], device=device)
 

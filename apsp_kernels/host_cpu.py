@@ -1,0 +1,59 @@
+"""Host-clock measurements one at a time on a host whose GPUs run notebooks side by side.
+
+``make reproduce`` on a multi-GPU host runs one notebook per GPU at once (:mod:`multi_gpu`);
+those notebooks share the host's CPU cores, so a CPU baseline (or a host-clock timing of a
+GPU call, or the oracle) in one would slow down the other's timings. The runner then names a
+lock file in ``APSP_HOST_CPU_LOCK``; :func:`exclusive` holds that file locked (``fcntl.flock``)
+while a host-clock timing runs, so that only one notebook process times on the host's cores at
+a time. GPU kernels timed with CUDA events do not wait for it. Without the variable (one GPU,
+or a library user) it does nothing.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import threading
+
+ENV = "APSP_HOST_CPU_LOCK"
+
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def exclusive():
+    """Hold the host's CPU-timing lock (re-entrant within a thread; a no-op when none is set)."""
+    path, depth = os.environ.get(ENV), getattr(_held, "depth", 0)
+    if not path or depth:
+        _held.depth = depth + 1
+        try:
+            yield
+        finally:
+            _held.depth = depth
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        _held.depth = 1
+        try:
+            yield
+        finally:
+            _held.depth = 0
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def shared_by_notebooks(lock_dir):
+    """While the block runs, processes started from this one (Dask workers, their notebook
+    kernels) share a lock file in ``lock_dir``; the variable and the file go afterwards."""
+    path = os.path.join(os.fspath(lock_dir), f"host_cpu_{os.getpid()}.lock")
+    before = os.environ.get(ENV)
+    os.environ[ENV] = path
+    try:
+        yield path
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
