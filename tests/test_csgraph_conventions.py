@@ -3,16 +3,19 @@
 Without a GPU every method runs SciPy on the host, after our conversion of the input: these
 tests check that conversion (dense non-edges, explicit zeros, duplicates, symmetrisation,
 unweighted, indices, predecessors) and the conventions of what comes back."""
+import re
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse import csgraph as scipy_csgraph
 
 import apsp_kernels.csgraph as ak
-from apsp_kernels import Graph
-from apsp_kernels.csgraph import api
+from apsp_kernels import Graph, generators
+from apsp_kernels.csgraph import api, inputs
 from apsp_kernels.errors import InputError, NegativeCycleError
 
 RNG = np.random.default_rng(7)
@@ -182,3 +185,62 @@ def test_result_too_large_is_refused_before_allocating(monkeypatch):
     a = sp.csr_matrix((np.ones(1), (np.array([0]), np.array([1]))), shape=(1000, 1000))
     with pytest.raises(InputError, match="8,000,000 bytes.*indices="):
         ak.shortest_path(a)
+
+
+@st.composite
+def sparse_inputs(draw):
+    """Small SciPy matrices of every kind prepare meets: duplicates, self loops, explicit zeros,
+    inf entries, unsorted columns, whole, fractional, negative and oversized weights."""
+    n = draw(st.integers(1, 9))
+    k = draw(st.integers(0, 3 * n))
+    src = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    dst = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    pool = [0.0, 1.0, 7.0, -2.0, 2.5, 1e-3, 2.0**31, 16777217.0, np.inf]
+    w = draw(st.lists(st.sampled_from(pool), min_size=k, max_size=k))
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, np.int32]))
+    w = np.asarray(w, dtype=np.float64)
+    if np.dtype(dtype).kind == "i":
+        w = np.clip(np.where(np.isfinite(w), np.trunc(w), 5), 0, np.iinfo(dtype).max)
+    if draw(st.booleans()):  # a simple graph: what a canonical CSR can be
+        pairs = sorted({(u, v): x for u, v, x in zip(src, dst, w) if u != v}.items())
+        src, dst, w = [u for (u, _), _ in pairs], [v for (_, v), _ in pairs], np.array([x for _, x in pairs])
+        k = len(src)
+    coo = sp.coo_matrix((w.astype(dtype), (src, dst)), shape=(n, n))
+    kind = draw(st.sampled_from(["coo", "csr_summed", "csr_unsummed", "csr_unsorted", "csc"]))
+    if kind == "coo":
+        return coo
+    if kind == "csr_summed":
+        return coo.tocsr()
+    if kind == "csc":
+        return coo.tocsc()
+    order = np.lexsort((dst, src)) if kind == "csr_unsummed" else np.argsort(src, kind="stable")
+    indptr = np.r_[0, np.cumsum(np.bincount(src, minlength=n))] if k else np.zeros(n + 1, int)
+    return sp.csr_matrix((coo.data[order], np.asarray(dst, dtype=np.int64)[order], indptr), shape=(n, n))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(a=sparse_inputs())
+def test_a_canonical_csr_becomes_the_graph_its_arcs_make(a):
+    try:
+        want = inputs.from_arcs(a.copy(), True, False)
+    except InputError as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            inputs.prepare(a)
+        return
+    got = inputs.prepare(a)
+    for name in ("indptr", "indices", "weights"):
+        x, y = getattr(got.graph, name), getattr(want.graph, name)
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+    assert got.rounded == want.rounded and got.graph.meta == want.graph.meta
+
+
+def test_a_canonical_road_like_csr_takes_the_short_way():
+    g = generators.k_regular_digraph(300, 3, seed=1, w_low=1, w_high=50, dtype=np.int32)
+    a = sp.csr_matrix((g.weights.astype(np.float64), g.indices, g.indptr), shape=(g.n, g.n))
+    assert inputs.canonical_csr_graph(a) is not None
+    unsorted = a.copy()
+    unsorted.indices[:2] = unsorted.indices[1::-1]
+    unsorted.has_sorted_indices = False
+    assert inputs.canonical_csr_graph(unsorted) is None
+    assert inputs.canonical_csr_graph(a + sp.eye(g.n, format="csr")) is None  # self loops

@@ -58,6 +58,15 @@ def prepare(csgraph, directed: bool = True, unweighted: bool = False) -> Prepare
     """The input as a Graph (on the device for CuPy input); InputError for what cannot be one."""
     if isinstance(csgraph, Graph):
         return Prepared(_from_graph(csgraph, directed, unweighted), csgraph.on_device)
+    if sp.issparse(csgraph) and directed and not unweighted:
+        g = canonical_csr_graph(csgraph)
+        if g is not None:
+            return Prepared(g, False)
+    return from_arcs(csgraph, directed, unweighted)
+
+
+def from_arcs(csgraph, directed: bool, unweighted: bool) -> Prepared:
+    """:func:`prepare` for any matrix: its arcs through :meth:`Graph.from_edges`."""
     if _is_cupyx_sparse(csgraph) or sp.issparse(csgraph):
         n, src, dst, w = _sparse_arcs(csgraph)
     else:
@@ -69,6 +78,26 @@ def prepare(csgraph, directed: bool = True, unweighted: bool = False) -> Prepare
     g = Graph.from_edges(n, src, dst, w, dtype=dtype, name="csgraph", undirected=not directed)
     rounded = dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
     return Prepared(g, xp is not np, (src, dst, w) if rounded else None)
+
+
+def canonical_csr_graph(a) -> Graph | None:
+    """A SciPy matrix that is already what a Graph holds (CSR with sorted, unique columns per
+    row, no self loop, finite weights that the graph's dtype holds exactly) as that Graph,
+    without taking it apart into arcs; None for anything else, which :func:`from_arcs` takes."""
+    n = _square(a.shape)
+    a = a.tocsr()
+    w = a.data
+    if w.dtype.kind not in "biuf" or a.nnz >= 2**31 or not a.has_canonical_format:
+        return None
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
+        return None
+    if bool((a.indices == np.repeat(np.arange(n), np.diff(a.indptr))).any()):
+        return None
+    weights = w.astype(_weight_dtype(np, w))
+    if weights.dtype == np.float32 and bool((weights != w).any()):
+        return None  # rounded: from_arcs keeps the input's own weights for SciPy on the host
+    return Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
+                 meta={"undirected": False})
 
 
 def _from_graph(g: Graph, directed: bool, unweighted: bool) -> Graph:
