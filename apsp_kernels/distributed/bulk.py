@@ -136,8 +136,8 @@ def _cpu_share(targets, weights, n, checked):
 
 
 def warm_up(client, n: int, *, k: int = 4, method: str = "bulk_single") -> None:
-    """One chunk of ``n``-vertex instances on every worker, so that a timed run after it pays no
-    kernel compilation or first allocation (a 1-worker run paid them inside its wall time)."""
+    """One chunk of ``n``-vertex instances on every worker, so that a timed run after it does
+    not time kernel compilation or the worker's first allocations."""
     workers = list(client.scheduler_info()["workers"])
     if not workers:
         cluster.require_workers(client)
