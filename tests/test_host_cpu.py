@@ -1,4 +1,5 @@
 """Host-clock timings of notebooks side by side take turns (apsp_kernels.host_cpu)."""
+import fcntl
 import json
 import os
 import subprocess
@@ -60,3 +61,32 @@ def test_the_runner_shares_one_lock_file_and_clears_it(tmp_path, monkeypatch):
         with host_cpu.exclusive():
             assert os.path.exists(path)
     assert host_cpu.ENV not in os.environ and not os.path.exists(path)
+
+
+def wait_until_held(lock, timeout=30):
+    """Until another process holds ``lock`` (a non-blocking try fails)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if lock.exists():
+            with open(lock, "a") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        time.sleep(0.01)
+    raise AssertionError("the other process never took the lock")
+
+
+def test_the_budget_clock_leaves_out_waiting_for_the_lock(tmp_path, monkeypatch):
+    lock = tmp_path / "cpu.lock"
+    env = os.environ | {host_cpu.ENV: str(lock)}
+    holder = subprocess.Popen([sys.executable, "-c", HOLD], env=env, stdout=subprocess.PIPE, text=True)
+    wait_until_held(lock)
+    monkeypatch.setenv(host_cpu.ENV, str(lock))
+    wall, budget = time.perf_counter(), host_cpu.clock_without_waits()
+    with host_cpu.exclusive():
+        pass
+    wall, budget = time.perf_counter() - wall, host_cpu.clock_without_waits() - budget
+    holder.communicate(timeout=30)
+    assert wall > 0.2 and budget < 0.05, (wall, budget)

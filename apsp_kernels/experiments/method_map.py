@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import generators, gpu, registry, report, timing
+from .. import generators, gpu, host_cpu, registry, report, timing
 from ..errors import InputError
 from ..graph import Graph
 from ..profiles import choose
@@ -328,14 +328,16 @@ def reusable_runs(out_dir) -> dict:
     return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept}
 
 
-def sweep(cfg: dict, methods=None, clock=time.perf_counter, log=None, out_dir=None) -> Sweep:
+def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None, out_dir=None) -> Sweep:
     """Every method on every cell of the map (see the module docstring). ``log``: a text file
     that gets a line per graph and run as it starts and ends (see :func:`logged`).
 
     ``out_dir``: the records are saved there after every graph (:func:`save`), so that a sweep
     killed part way is resumed by ``reproduce --resume``: each run that the unfinished sweep
     finished is taken from its records instead of measured again, and the plans, predictions
-    and stopped series follow from them as they did. The time budget starts again."""
+    and stopped series follow from them as they did. The time budget starts again. The
+    default ``clock`` leaves out the time spent waiting for the host's CPU lock (notebooks
+    side by side: :mod:`apsp_kernels.host_cpu`)."""
     methods = map_methods() if methods is None else list(methods)
     reuse = reusable_runs(out_dir)
     saved = -1  # records saved to out_dir so far (none yet)
