@@ -22,3 +22,21 @@ def test_bound_note_counts_relaxations_and_the_byte_floor():
 def test_bound_note_says_when_it_cannot_tell():
     g, rec = _record({})
     assert "neither" in sc.bound_note(rec, g, copy_bytes_per_s=0)
+
+
+def _bulk(workers, ms, kernel_ms, seconds):
+    return Record(paper="scale", experiment="bulk", method="bulk_single", graph="16384 x 4-regular n=1024",
+                  n=1024, m=4096, params={"workers": workers}, time_ms_median=ms, verify_scope="2 of 16384",
+                  stats={"kernel_ms_per_task": kernel_ms, "seconds_per_task": seconds})
+
+
+def test_bulk_note_gives_kernel_time_scaling_and_flags_a_superlinear_run():
+    # the 2 x H200 run at a5cc0ff: 14.27 s on one GPU, 5.64 s on two, equal kernel times
+    one = _bulk(1, 14274.0, [2137.1, 2137.2], [9.85, 4.27])
+    two = _bulk(2, 5637.0, [2137.1, 2137.9], [5.0, 5.55])
+    note = sc.bulk_scaling_note(one, two)
+    assert "kernel-time scaling at most 2.00x" in note and "SUPERLINEAR" in note and "9.85, 4.27 s" in note
+    fair = sc.bulk_scaling_note(_bulk(1, 8950.0, [2125.7, 2125.6], [4.5, 4.4]), two)
+    assert "kernel-time scaling" in fair and "SUPERLINEAR" not in fair
+    one_task = sc.bulk_scaling_note(one, _bulk(2, 9000.0, [4274.0], [8.9]))  # one task: one worker idle
+    assert "in 1 task on 2 (kernel-time scaling at most 1.00x)" in one_task

@@ -288,6 +288,25 @@ def scaling_table(records) -> pd.DataFrame:
     return df
 
 
+def bulk_scaling_note(one: Record, many: Record) -> str:
+    """The bulk verdict's note: kernel-time scaling beside the wall-time one, and a warning when
+    the wall-time speed-up exceeds the worker count (time lost outside the kernels, which the
+    records' seconds_per_task and phases_per_task locate)."""
+    workers = many.param("workers") or 1
+    k1, kw = one.stat("kernel_ms_per_task", []), many.stat("kernel_ms_per_task", [])
+    parts = [f"verified: {many.verify_scope}"]
+    if k1 and kw:
+        at_least = max(max(kw), sum(kw) / workers)  # the longest task, or an even split
+        parts.append(f"kernel time {sum(k1) / 1e3:.2f} s on 1 vs {sum(kw) / 1e3:.2f} s in "
+                     f"{len(kw)} task{'s' * (len(kw) != 1)} on {workers} (kernel-time scaling at most {sum(k1) / at_least:.2f}x)")
+    speedup = one.time_ms_median / many.time_ms_median
+    if speedup > 1.05 * workers:
+        tasks = ", ".join(f"{t:.2f}" for t in one.stat("seconds_per_task", []))
+        parts.append(f"SUPERLINEAR: the 1-worker run lost time outside the kernels (its tasks took "
+                     f"{tasks} s; see phases_per_task in records_bulk.csv)")
+    return "; ".join(parts)
+
+
 def bound_note(record: Record, graph, copy_bytes_per_s: float | None = None) -> str:
     """How far a run is from its bounds: the relaxations of its block solver against Dijkstra's
     m log2 n per source (when the solver counts its sweeps over the arcs), and its time against
