@@ -19,7 +19,7 @@ import time
 ENV = "APSP_HOST_CPU_LOCK"
 
 _held = threading.local()
-_waited = [0.0]  # seconds this process has spent waiting for the lock
+_waited = 0.0  # seconds this process has spent waiting for the lock
 _waited_guard = threading.Lock()
 
 
@@ -27,12 +27,13 @@ def clock_without_waits() -> float:
     """``time.perf_counter()`` less the time this process waited for the lock: a time budget read
     on it is spent on this notebook's work, not on the turns of a notebook beside it."""
     with _waited_guard:
-        return time.perf_counter() - _waited[0]
+        return time.perf_counter() - _waited
 
 
 @contextlib.contextmanager
 def exclusive():
     """Hold the host's CPU-timing lock (re-entrant within a thread; a no-op when none is set)."""
+    global _waited
     path, depth = os.environ.get(ENV), getattr(_held, "depth", 0)
     if not path or depth:
         _held.depth = depth + 1
@@ -45,7 +46,7 @@ def exclusive():
         asked = time.perf_counter()
         fcntl.flock(handle, fcntl.LOCK_EX)
         with _waited_guard:
-            _waited[0] += time.perf_counter() - asked
+            _waited += time.perf_counter() - asked
         _held.depth = 1
         try:
             yield

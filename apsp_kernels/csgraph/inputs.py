@@ -58,10 +58,12 @@ def prepare(csgraph, directed: bool = True, unweighted: bool = False) -> Prepare
     """The input as a Graph (on the device for CuPy input); InputError for what cannot be one."""
     if isinstance(csgraph, Graph):
         return Prepared(_from_graph(csgraph, directed, unweighted), csgraph.on_device)
-    if sp.issparse(csgraph) and directed and not unweighted:
-        g = canonical_csr_graph(csgraph)
-        if g is not None:
-            return Prepared(g, False)
+    if sp.issparse(csgraph):
+        csgraph = csgraph.tocsr()  # once: COO duplicates summed, CSR duplicates kept
+        if directed and not unweighted:
+            g = canonical_csr_graph(csgraph)
+            if g is not None:
+                return Prepared(g, False)
     return from_arcs(csgraph, directed, unweighted)
 
 
@@ -81,11 +83,10 @@ def from_arcs(csgraph, directed: bool, unweighted: bool) -> Prepared:
 
 
 def canonical_csr_graph(a) -> Graph | None:
-    """A SciPy matrix that is already what a Graph holds (CSR with sorted, unique columns per
-    row, no self loop, finite weights that the graph's dtype holds exactly) as that Graph,
-    without taking it apart into arcs; None for anything else, which :func:`from_arcs` takes."""
+    """A SciPy CSR matrix that is already what a Graph holds (sorted, unique columns per row, no
+    self loop, finite weights that the graph's dtype holds exactly) as that Graph, without
+    taking it apart into arcs; None for anything else, which :func:`from_arcs` takes."""
     n = _square(a.shape)
-    a = a.tocsr()
     w = a.data
     if w.dtype.kind not in "biuf" or a.nnz >= 2**31 or not a.has_canonical_format:
         return None
