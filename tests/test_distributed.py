@@ -16,7 +16,6 @@ from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk
                                       estimate, worker_graph)
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
-from apsp_kernels.distributed.bulk import warm_up
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
@@ -294,12 +293,19 @@ def test_bulk_instances_are_split_and_verified(client):
         bulk_instances(client, 0, 40)
 
 
-def test_the_bulk_warm_up_runs_one_chunk_on_every_worker(client):
+def test_the_bulk_warm_up_runs_one_share_of_the_task_size_on_every_worker(client):
     from distributed import get_task_stream
     with get_task_stream(client) as stream:
-        warm_up(client, 40)
-    ran = [t for t in stream.data if t["key"].startswith("run_share")]
-    assert sorted(t["worker"] for t in ran) == sorted(client.scheduler_info()["workers"])
+        res = bulk_instances(client, 200, 40, instances_per_task=128, verify_per_task=0, warm=True,
+                             progress=False)
+    workers = sorted(client.scheduler_info()["workers"])
+    ran = sorted(stream.data, key=lambda t: t["startstops"][0]["start"])
+    first = [t["worker"] for t in ran[:len(workers)]]
+    assert sorted(first) == workers and all(t["key"].startswith("run_share") for t in ran)
+    assert len(ran) == len(workers) + res["tasks"] and res["tasks"] == 2
+    assert len(res["warm_up"]) == len(workers)
+    assert all(w["seconds"] >= w["make_arcs"] > 0 for w in res["warm_up"])
+    assert bulk_instances(client, 8, 40, progress=False)["warm_up"] == []
 
 
 def test_the_estimate_samples_whole_blocks_of_the_run():

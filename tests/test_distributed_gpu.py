@@ -9,7 +9,6 @@ import pytest
 from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_instances, cluster
 from apsp_kernels.distributed.blocks import split
-from apsp_kernels.distributed.bulk import warm_up
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
 from apsp_kernels.multi_gpu import visible_gpus
 import helpers
@@ -85,9 +84,8 @@ def test_a_dask_cuda_worker_killed_mid_run_loses_no_block(client, tmp_path):
 def test_bulk_instances_on_the_gpus(client):
     import cupy
     client.wait_for_workers(cupy.cuda.runtime.getDeviceCount(), timeout=TIMEOUT)
-    warm_up(client, 128)
-    res = bulk_instances(client, 256, 128, verify_per_task=2, progress=False)
+    res = bulk_instances(client, 256, 128, verify_per_task=2, warm=True, progress=False)
     assert res["on_gpu"] and res["verified"]
-    steps = {"make_arcs", "upload", "setup", "kernel", "summaries", "check"}
-    assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"])
+    steps = {"make_arcs", "upload", "setup", "reset", "kernel", "summaries", "check"}
+    assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"] + res["warm_up"])
     assert res["instances"]["instance"].tolist() == list(range(256))

@@ -24,10 +24,11 @@ def test_bound_note_says_when_it_cannot_tell():
     assert "neither" in sc.bound_note(rec, g, copy_bytes_per_s=0)
 
 
-def _bulk(workers, ms, kernel_ms, seconds):
+def _bulk(workers, ms, kernel_ms, seconds, warm=()):
     return Record(paper="scale", experiment="bulk", method="bulk_single", graph="16384 x 4-regular n=1024",
                   n=1024, m=4096, params={"workers": workers}, time_ms_median=ms, verify_scope="2 of 16384",
-                  stats={"kernel_ms_per_task": kernel_ms, "seconds_per_task": seconds})
+                  stats={"kernel_ms_per_task": kernel_ms, "seconds_per_task": seconds,
+                         "warm_up_per_worker": [{"seconds": w} for w in warm]})
 
 
 def test_bulk_note_gives_kernel_time_scaling_and_flags_a_superlinear_run():
@@ -40,3 +41,10 @@ def test_bulk_note_gives_kernel_time_scaling_and_flags_a_superlinear_run():
     assert "kernel-time scaling" in fair and "SUPERLINEAR" not in fair
     one_task = sc.bulk_scaling_note(one, _bulk(2, 9000.0, [4274.0], [8.9]))  # one task: one worker idle
     assert "in 1 task on 2 (kernel-time scaling at most 1.00x)" in one_task
+    assert "warm-up" not in note
+
+
+def test_bulk_note_gives_the_warm_up_shares():
+    one = _bulk(1, 8950.0, [2125.7, 2125.6], [4.5, 4.4], warm=[9.1])
+    two = _bulk(2, 4600.0, [2125.7, 2125.6], [4.5, 4.6], warm=[4.6, 4.7])
+    assert "warm-up share per worker: 9.10 s on 1, 4.60, 4.70 s on 2" in sc.bulk_scaling_note(one, two)

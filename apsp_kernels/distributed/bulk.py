@@ -89,8 +89,9 @@ def _gpu_share(targets, weights, n, method, checked, phases):
     gpu.require_memory(solver.bytes_needed(), f"{len(targets)} bulk instances of n={n}")
     lap("upload")
     solver.setup()
-    solver.reset()
     lap("setup")
+    solver.reset()
+    lap("reset")
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     start.record()
     solver.compute()
@@ -135,14 +136,18 @@ def _cpu_share(targets, weights, n, checked):
     return rows, (time.perf_counter() - started) * 1e3
 
 
-def warm_up(client, n: int, *, k: int = 4, method: str = "bulk_single") -> None:
-    """One chunk of ``n``-vertex instances on every worker, so that a timed run after it does
-    not time kernel compilation or the worker's first allocations."""
+def warm_up(client, instances: int, n: int, k: int, seed: int, method: str) -> list[dict]:
+    """One share of ``instances`` (the timed tasks' size) on every worker, untimed, so that the
+    timed run starts with compiled kernels and a memory pool that has held a share. Returns each
+    worker's share seconds and steps (the first share on a GPU can take seconds longer)."""
     workers = list(client.scheduler_info()["workers"])
     if not workers:
         cluster.require_workers(client)
-    client.gather([client.submit(run_share, 0, 1, CHUNK, n, k, 0, method, 0, workers=[w],
-                                 allow_other_workers=False, pure=False) for w in workers])
+    chunks = -(-instances // CHUNK)
+    runs = client.gather([client.submit(run_share, 0, chunks, instances, n, k, seed, method, 0,
+                                        workers=[w], allow_other_workers=False, pure=False)
+                          for w in workers])
+    return [{"seconds": r["seconds"], **r["phases"]} for r in runs]
 
 
 def plan_shares(m: int, instances_per_task: int) -> list[tuple[int, int]]:
@@ -154,7 +159,7 @@ def plan_shares(m: int, instances_per_task: int) -> list[tuple[int, int]]:
 
 def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
                    method: str = "bulk_single", instances_per_task=None, verify_per_task: int = 1,
-                   progress: bool = True) -> dict:
+                   warm: bool = False, progress: bool = True) -> dict:
     """Run ``m`` instances of ``n`` vertices across ``client``'s workers.
 
     ``instances_per_task`` defaults to an equal share per worker, lowered until a share fits
@@ -162,6 +167,8 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
     "kernel_ms", "task_seconds", "task_phases", "tasks", "workers", "verified"}`` (per task:
     kernel time; the task's wall time with making, summarising and checking its instances; and
     those steps' seconds, with the GPU memory the task found free and pooled when it started).
+    ``warm``: first run one untimed share of the task size on every worker (:func:`warm_up`);
+    its seconds and steps per worker come back as ``"warm_up"``.
     """
     m = block_size_of(m, "m (instances)")
     n = block_size_of(n, "n")
@@ -191,6 +198,7 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
             rounds += 1
             per = -(-m // (len(facts) * rounds))
     shares = plan_shares(m, per)
+    warmed = warm_up(client, min(m, shares[0][1] * CHUNK), n, k, seed, method) if warm else []
     started = time.perf_counter()
     futures = [client.submit(run_share, c, count, m, n, k, seed, method, verify_per_task, pure=False)
                for c, count in shares]
@@ -212,7 +220,7 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
     frame["checked"] = frame["checked"].fillna(False).astype(bool)
     checked = frame[frame["checked"]]
     return {"instances": frame, "seconds": seconds, "kernel_ms": kernel_ms,
-            "task_seconds": task_seconds, "task_phases": task_phases, "tasks": len(shares),
+            "task_seconds": task_seconds, "task_phases": task_phases, "warm_up": warmed, "tasks": len(shares),
             "workers": len(facts), "on_gpu": on_gpu, "method": method if on_gpu else "scipy:floyd_warshall",
             "verified": bool(len(checked)) and bool(checked["verified"].all()),
             "verify_scope": f"{len(checked)} of {m} instances (seeded), all entries"}

@@ -22,7 +22,6 @@ import pandas as pd
 
 from .. import datasets, generators, gpu, oracle, timing
 from ..distributed import all_sources, bulk_instances, cluster, estimate
-from ..distributed.bulk import warm_up
 from ..distributed.estimate import describe
 from ..profiles import check, choose
 from ..records import Record, cpu_name
@@ -238,8 +237,7 @@ def gnutella_to_zarr(graph, client, cfg, out_dir) -> tuple[Record, dict]:
 def bulk_run(client, cfg, experiment="bulk") -> Record:
     device, scope = device_of(client)
     m, n = cfg["bulk_m"], cfg["bulk_n"]
-    warm_up(client, n)
-    res = bulk_instances(client, m, n, verify_per_task=1)
+    res = bulk_instances(client, m, n, verify_per_task=1, warm=True)
     return Record(paper=PAPER, experiment=experiment, method=res["method"],
                   graph=f"{m} x 4-regular n={n}", n=n, m=4 * n,
                   params={"instances": m, "workers": res["workers"], "tasks": res["tasks"]},
@@ -247,7 +245,8 @@ def bulk_run(client, cfg, experiment="bulk") -> Record:
                   timing_scope=scope, verified=res["verified"], verify_scope=res["verify_scope"],
                   stats={"kernel_ms_per_task": res["kernel_ms"], "seconds_per_task": res["task_seconds"],
                          "phases_per_task": res["task_phases"],
-                         "warm_up": "one chunk per worker first", "workers": res["workers"]},
+                         "warm_up": "one untimed share of the task size per worker first",
+                         "warm_up_per_worker": res["warm_up"], "workers": res["workers"]},
                   profile=cfg["profile"], device=device)
 
 
@@ -299,6 +298,9 @@ def bulk_scaling_note(one: Record, many: Record) -> str:
         at_least = max(max(kw), sum(kw) / workers)  # the longest task, or an even split
         parts.append(f"kernel time {sum(k1) / 1e3:.2f} s on 1 vs {sum(kw) / 1e3:.2f} s in "
                      f"{len(kw)} task{'s' * (len(kw) != 1)} on {workers} (kernel-time scaling at most {sum(k1) / at_least:.2f}x)")
+    warm = [", ".join(f"{w['seconds']:.2f}" for w in r.stat("warm_up_per_worker", [])) for r in (one, many)]
+    if all(warm):
+        parts.append(f"untimed warm-up share per worker: {warm[0]} s on 1, {warm[1]} s on {workers}")
     speedup = one.time_ms_median / many.time_ms_median
     if speedup > 1.05 * workers:
         tasks = ", ".join(f"{t:.2f}" for t in one.stat("seconds_per_task", []))
