@@ -86,6 +86,6 @@ def test_bulk_instances_on_the_gpus(client):
     client.wait_for_workers(cupy.cuda.runtime.getDeviceCount(), timeout=TIMEOUT)
     res = bulk_instances(client, 256, 128, verify_per_task=2, warm=True, progress=False)
     assert res["on_gpu"] and res["verified"]
-    steps = {"make_arcs", "upload", "setup", "reset", "kernel", "summaries", "check"}
+    steps = {"make_arcs", "dense", "setup", "reset", "kernel", "summaries", "check"}
     assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"] + res["warm_up"])
     assert res["instances"]["instance"].tolist() == list(range(256))

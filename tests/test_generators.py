@@ -155,6 +155,37 @@ def test_k_regular_batch_and_dense_batch_agree():
     assert_same(gen.k_regular_batch(1, n, seed=7)[0], gen.k_regular_digraph(n, seed=7))
 
 
+
+def assert_k_regular_arcs(targets, weights, n, k, w_low, w_high):
+    """k distinct out-neighbours per vertex, ascending, never the vertex; weights in range."""
+    assert targets.dtype == np.int32 and weights.dtype == np.float32 and targets.shape[1:] == (n, k)
+    assert ((targets >= 0) & (targets < n)).all()
+    assert (np.diff(targets, axis=2) > 0).all(), "a repeated or unsorted neighbour"
+    assert not (targets == np.arange(n)[None, :, None]).any(), "self loop"
+    assert ((weights >= w_low) & (weights < w_high)).all()
+
+
+def _arcs_on(xp, m, n, seed):
+    t, w = gen.k_regular_arcs(m, n, k=4, seed=seed, w_low=1.0, w_high=2.0, xp=xp)
+    return (t, w) if xp is np else (t.get(), w.get())
+
+
+@pytest.mark.parametrize("on", ["host", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_k_regular_arcs_are_simple_seeded_and_uniform(on):
+    xp = np if on == "host" else pytest.importorskip("cupy")
+    m, n = 400, 12
+    targets, weights = _arcs_on(xp, m, n, [3, 1])
+    assert_k_regular_arcs(targets, weights, n, 4, 1.0, 2.0)
+    again, _ = _arcs_on(xp, m, n, [3, 1])
+    other, _ = _arcs_on(xp, m, n, [3, 2])
+    assert np.array_equal(targets, again) and not np.array_equal(targets, other)
+    # every other vertex is an out-neighbour with probability k / (n - 1)
+    share = np.zeros((n, n))
+    for u in range(n):
+        share[u] = np.bincount(targets[:, u].ravel(), minlength=n) / m
+    off_diagonal = share[~np.eye(n, dtype=bool)]
+    assert np.abs(off_diagonal - 4 / (n - 1)).max() < 0.1 and (np.diag(share) == 0).all()
+
 # ------------------------------------------------------------ dense (Pandey)
 def test_dense_random():
     g = gen.dense_random(64, seed=1)

@@ -2,7 +2,8 @@
 
 ``m`` random k-out-regular instances of ``n`` vertices are numbered 0..m-1 and made in chunks of
 ``CHUNK`` from the seed ``[seed, chunk]``, so an instance is the same whatever the split. The
-instances go to the workers in shares (tasks); each worker makes its share, runs the bulk
+instances go to the workers in shares (tasks); each worker makes its share (a GPU worker on its
+GPU with CuPy's generator, so its instances differ from a CPU worker's), runs the bulk
 method on it (GPU: ``takafuji:bulk_*``; CPU workers: SciPy's Floyd-Warshall per instance) and
 returns per-instance summaries (reachable pairs, largest distance) with a sample of instances
 checked against the oracle, not the m * n^2 distances.
@@ -25,10 +26,10 @@ SHARE_OF_FREE = 0.85  # of a worker's free GPU memory; the rest: arcs, the persi
 METHODS = ("bulk_single", "bulk_multi")
 
 
-def chunk_arcs(first_chunk: int, chunks: int, n: int, k: int, seed: int):
-    targets, weights = zip(*(k_regular_arcs(CHUNK, n, k, seed=[seed, c])
+def chunk_arcs(first_chunk: int, chunks: int, n: int, k: int, seed: int, xp=np):
+    targets, weights = zip(*(k_regular_arcs(CHUNK, n, k, seed=[seed, c], xp=xp)
                              for c in range(first_chunk, first_chunk + chunks)))
-    return np.concatenate(targets), np.concatenate(weights)
+    return xp.concatenate(targets), xp.concatenate(weights)
 
 
 def share_bytes(instances: int, n: int) -> int:
@@ -42,7 +43,11 @@ def run_share(first_chunk: int, chunks: int, m: int, n: int, k: int, seed: int, 
               verify: int) -> dict:
     """Instances of chunks [first_chunk, first_chunk + chunks) that are < m, on this worker."""
     started = time.perf_counter()
-    targets, weights = chunk_arcs(first_chunk, chunks, n, k, seed)
+    on_gpu = gpu.available()
+    xp = gpu.cupy() if on_gpu else np
+    targets, weights = chunk_arcs(first_chunk, chunks, n, k, seed, xp)
+    if on_gpu:
+        xp.cuda.get_current_stream().synchronize()
     made = time.perf_counter() - started
     first = first_chunk * CHUNK
     count = min(m - first, len(targets))
@@ -50,14 +55,14 @@ def run_share(first_chunk: int, chunks: int, m: int, n: int, k: int, seed: int, 
     rng = np.random.default_rng([seed, first_chunk, 1])
     checked = set(rng.choice(count, size=min(verify, count), replace=False).tolist())
     phases = {"make_arcs": made}
-    if gpu.available():
+    if on_gpu:
         rows, kernel_ms = _gpu_share(targets, weights, n, method, checked, phases)
     else:
         rows, kernel_ms = _cpu_share(targets, weights, n, checked)
     for r in rows:
         r["instance"] += first
     return {"rows": rows, "kernel_ms": kernel_ms, "seconds": time.perf_counter() - started,
-            "phases": phases, "instances": count, "on_gpu": gpu.available()}
+            "phases": phases, "instances": count, "on_gpu": on_gpu}
 
 
 def _summary(i: int, d, n: int) -> dict:
@@ -84,10 +89,10 @@ def _gpu_share(targets, weights, n, method, checked, phases):
         phases[name], clock = time.perf_counter() - clock, time.perf_counter()
 
     P = padded_size(n)
-    dense = dense_from_arcs(cp.asarray(targets), cp.asarray(weights), padded_n=P, xp=cp)
+    dense = dense_from_arcs(targets, weights, padded_n=P, xp=cp)
     solver = registry.get("takafuji", method).make(dense, n=n)
     gpu.require_memory(solver.bytes_needed(), f"{len(targets)} bulk instances of n={n}")
-    lap("upload")
+    lap("dense")
     solver.setup()
     lap("setup")
     solver.reset()

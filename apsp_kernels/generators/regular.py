@@ -17,23 +17,24 @@ from ..graph import Graph
 from ._common import build, positive_int
 
 
-def _distinct_offsets(rng, rows: int, pool: int, k: int) -> np.ndarray:
+def _distinct_offsets(rng, rows: int, pool: int, k: int, xp=np):
     """(rows, k) sorted int64: per row a uniform k-subset of [0, pool) (Floyd's algorithm)."""
-    out = np.empty((rows, k), dtype=np.int64)
+    out = xp.empty((rows, k), dtype=xp.int64)
     for col, j in enumerate(range(pool - k, pool)):
         t = rng.integers(0, j + 1, size=rows)
         seen = (out[:, :col] == t[:, None]).any(axis=1)
-        out[:, col] = np.where(seen, j, t)
+        out[:, col] = xp.where(seen, j, t)
     out.sort(axis=1)
     return out
 
 
-def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
+def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32, xp=np):
     """``m`` random k-out-regular digraphs as ``(targets, weights)``, both shaped (m, n, k).
 
     ``targets[i, u]`` are the k distinct out-neighbours of vertex u in instance i
     (int32, ascending, never u); ``weights`` are uniform in ``[w_low, w_high)``
-    (float32; with ``dtype=np.int32`` integers in that half-open range).
+    (float32; with ``dtype=np.int32`` integers in that half-open range). ``xp=cupy`` draws them
+    on the GPU from CuPy's generator: the same distribution, other graphs than NumPy's for a seed.
     """
     fn = "k_regular_arcs"
     m = positive_int(fn, "m (instances)", m)
@@ -43,9 +44,9 @@ def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
         raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
     if not w_high >= w_low:
         raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
-    rng = np.random.default_rng(seed)
-    off = _distinct_offsets(rng, m * n, n - 1, k).reshape(m, n, k)
-    u = np.arange(n, dtype=np.int64)[None, :, None]
+    rng = xp.random.default_rng(seed)
+    off = _distinct_offsets(rng, m * n, n - 1, k, xp).reshape(m, n, k)
+    u = xp.arange(n, dtype=xp.int64)[None, :, None]
     targets = (off + (off >= u)).astype(np.int32)
     if np.dtype(dtype) == np.int32:
         weights = rng.integers(w_low, max(w_high, w_low + 1), size=(m, n, k)).astype(np.int32)
@@ -53,7 +54,7 @@ def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
         w = w_low + (w_high - w_low) * rng.random((m, n, k))
         weights = w.astype(np.float32)
         if w_high > w_low:  # float32 rounding must not reach w_high
-            np.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+            xp.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
     return targets, weights
 
 
