@@ -165,26 +165,31 @@ def assert_k_regular_arcs(targets, weights, n, k, w_low, w_high):
     assert ((weights >= w_low) & (weights < w_high)).all()
 
 
-def _arcs_on(xp, m, n, seed):
-    t, w = gen.k_regular_arcs(m, n, k=4, seed=seed, w_low=1.0, w_high=2.0, xp=xp)
-    return (t, w) if xp is np else (t.get(), w.get())
-
-
-@pytest.mark.parametrize("on", ["host", pytest.param("gpu", marks=pytest.mark.gpu)])
-def test_k_regular_arcs_are_simple_seeded_and_uniform(on):
-    xp = np if on == "host" else pytest.importorskip("cupy")
+def test_counter_based_arcs_are_simple_seeded_uniform_and_split_free():
     m, n = 400, 12
-    targets, weights = _arcs_on(xp, m, n, [3, 1])
+    targets, weights = gen.k_regular_arcs_of(0, m, n, k=4, seed=3, w_low=1.0, w_high=2.0)
+    assert targets.shape == (m, n, 4)
     assert_k_regular_arcs(targets, weights, n, 4, 1.0, 2.0)
-    again, _ = _arcs_on(xp, m, n, [3, 1])
-    other, _ = _arcs_on(xp, m, n, [3, 2])
-    assert np.array_equal(targets, again) and not np.array_equal(targets, other)
+    part = gen.k_regular_arcs_of(150, 20, n, k=4, seed=3, w_low=1.0, w_high=2.0)
+    assert np.array_equal(part[0], targets[150:170]) and np.array_equal(part[1], weights[150:170])
+    other, _ = gen.k_regular_arcs_of(0, m, n, k=4, seed=4)
+    assert not np.array_equal(targets, other)
     # every other vertex is an out-neighbour with probability k / (n - 1)
-    share = np.zeros((n, n))
-    for u in range(n):
-        share[u] = np.bincount(targets[:, u].ravel(), minlength=n) / m
-    off_diagonal = share[~np.eye(n, dtype=bool)]
-    assert np.abs(off_diagonal - 4 / (n - 1)).max() < 0.1 and (np.diag(share) == 0).all()
+    share = np.stack([np.bincount(targets[:, u].ravel(), minlength=n) / m for u in range(n)])
+    assert np.abs(share[~np.eye(n, dtype=bool)] - 4 / 11).max() < 0.1 and (np.diag(share) == 0).all()
+    assert abs(float(weights.mean()) - 1.5) < 0.01
+    with pytest.raises(InputError, match="out-degree k=4 needs n > k"):
+        gen.k_regular_arcs_of(0, 1, 4, k=4)
+
+
+@pytest.mark.gpu
+def test_counter_based_arcs_are_the_same_on_the_gpu():
+    import cupy
+    host = gen.k_regular_arcs_of(70, 9, 300, k=4, seed=11, w_low=0.5, w_high=9.0)
+    device = gen.k_regular_arcs_of(70, 9, 300, k=4, seed=11, w_low=0.5, w_high=9.0, xp=cupy)
+    assert all(isinstance(a, cupy.ndarray) for a in device)
+    assert np.array_equal(host[0], device[0].get()) and np.array_equal(host[1], device[1].get())
+
 
 # ------------------------------------------------------------ dense (Pandey)
 def test_dense_random():

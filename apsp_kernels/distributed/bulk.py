@@ -1,9 +1,9 @@
 """Bulk APSP instances across the workers (Takafuji et al. Sec. V, Table II, past one GPU).
 
-``m`` random k-out-regular instances of ``n`` vertices are numbered 0..m-1 and made in chunks of
-``CHUNK`` from the seed ``[seed, chunk]``, so an instance is the same whatever the split. The
-instances go to the workers in shares (tasks); each worker makes its share (a GPU worker on its
-GPU with CuPy's generator, so its instances differ from a CPU worker's), runs the bulk
+``m`` random k-out-regular instances of ``n`` vertices are numbered 0..m-1; instance i is drawn
+from (seed, i) alone (``generators.k_regular_arcs_of``), so it is the same whatever the split and
+on a GPU or a CPU worker. The instances go to the workers in shares (tasks, whole chunks of
+``CHUNK``); each worker makes its share where it solves it (a GPU worker on its GPU), runs the bulk
 method on it (GPU: ``takafuji:bulk_*``; CPU workers: SciPy's Floyd-Warshall per instance) and
 returns per-instance summaries (reachable pairs, largest distance) with a sample of instances
 checked against the oracle, not the m * n^2 distances.
@@ -17,19 +17,13 @@ import pandas as pd
 
 from .. import gpu
 from ..errors import InputError
-from ..generators import dense_from_arcs, k_regular_arcs
+from ..generators import dense_from_arcs, k_regular_arcs_of
 from . import cluster
 from .blocks import block_size_of
 
 CHUNK = 64
 SHARE_OF_FREE = 0.85  # of a worker's free GPU memory; the rest: arcs, the persistent kernel's flags
 METHODS = ("bulk_single", "bulk_multi")
-
-
-def chunk_arcs(first_chunk: int, chunks: int, n: int, k: int, seed: int, xp=np):
-    targets, weights = zip(*(k_regular_arcs(CHUNK, n, k, seed=[seed, c], xp=xp)
-                             for c in range(first_chunk, first_chunk + chunks)))
-    return xp.concatenate(targets), xp.concatenate(weights)
 
 
 def share_bytes(instances: int, n: int) -> int:
@@ -45,13 +39,12 @@ def run_share(first_chunk: int, chunks: int, m: int, n: int, k: int, seed: int, 
     started = time.perf_counter()
     on_gpu = gpu.available()
     xp = gpu.cupy() if on_gpu else np
-    targets, weights = chunk_arcs(first_chunk, chunks, n, k, seed, xp)
+    first = first_chunk * CHUNK
+    count = min(m - first, chunks * CHUNK)
+    targets, weights = k_regular_arcs_of(first, count, n, k, seed, xp=xp)
     if on_gpu:
         xp.cuda.get_current_stream().synchronize()
     made = time.perf_counter() - started
-    first = first_chunk * CHUNK
-    count = min(m - first, len(targets))
-    targets, weights = targets[:count], weights[:count]
     rng = np.random.default_rng([seed, first_chunk, 1])
     checked = set(rng.choice(count, size=min(verify, count), replace=False).tolist())
     phases = {"make_arcs": made}

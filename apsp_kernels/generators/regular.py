@@ -17,24 +17,23 @@ from ..graph import Graph
 from ._common import build, positive_int
 
 
-def _distinct_offsets(rng, rows: int, pool: int, k: int, xp=np):
+def _distinct_offsets(rng, rows: int, pool: int, k: int) -> np.ndarray:
     """(rows, k) sorted int64: per row a uniform k-subset of [0, pool) (Floyd's algorithm)."""
-    out = xp.empty((rows, k), dtype=xp.int64)
+    out = np.empty((rows, k), dtype=np.int64)
     for col, j in enumerate(range(pool - k, pool)):
         t = rng.integers(0, j + 1, size=rows)
         seen = (out[:, :col] == t[:, None]).any(axis=1)
-        out[:, col] = xp.where(seen, j, t)
+        out[:, col] = np.where(seen, j, t)
     out.sort(axis=1)
     return out
 
 
-def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32, xp=np):
+def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
     """``m`` random k-out-regular digraphs as ``(targets, weights)``, both shaped (m, n, k).
 
     ``targets[i, u]`` are the k distinct out-neighbours of vertex u in instance i
     (int32, ascending, never u); ``weights`` are uniform in ``[w_low, w_high)``
-    (float32; with ``dtype=np.int32`` integers in that half-open range). ``xp=cupy`` draws them
-    on the GPU from CuPy's generator: the same distribution, other graphs than NumPy's for a seed.
+    (float32; with ``dtype=np.int32`` integers in that half-open range).
     """
     fn = "k_regular_arcs"
     m = positive_int(fn, "m (instances)", m)
@@ -44,9 +43,9 @@ def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32, x
         raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
     if not w_high >= w_low:
         raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
-    rng = xp.random.default_rng(seed)
-    off = _distinct_offsets(rng, m * n, n - 1, k, xp).reshape(m, n, k)
-    u = xp.arange(n, dtype=xp.int64)[None, :, None]
+    rng = np.random.default_rng(seed)
+    off = _distinct_offsets(rng, m * n, n - 1, k).reshape(m, n, k)
+    u = np.arange(n, dtype=np.int64)[None, :, None]
     targets = (off + (off >= u)).astype(np.int32)
     if np.dtype(dtype) == np.int32:
         weights = rng.integers(w_low, max(w_high, w_low + 1), size=(m, n, k)).astype(np.int32)
@@ -54,7 +53,59 @@ def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32, x
         w = w_low + (w_high - w_low) * rng.random((m, n, k))
         weights = w.astype(np.float32)
         if w_high > w_low:  # float32 rounding must not reach w_high
-            xp.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+            np.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+    return targets, weights
+
+
+_GOLDEN = 0x9E3779B97F4A7C15  # odd: i -> i * _GOLDEN is a bijection modulo 2^64
+_MASK64 = (1 << 64) - 1
+
+
+def _mix(x, xp=np):
+    """SplitMix64's finaliser on a uint64 array (a bijection; wraps modulo 2^64)."""
+    x = (x ^ (x >> xp.uint64(30))) * xp.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> xp.uint64(27))) * xp.uint64(0x94D049BB133111EB)
+    return x ^ (x >> xp.uint64(31))
+
+
+def k_regular_arcs_of(first: int, count: int, n: int, k: int = 4, seed: int = 0, w_low=0.0,
+                      w_high=1.0, xp=np):
+    """Instances ``first .. first+count-1`` of a seeded family of k-out-regular digraphs, as
+    ``k_regular_arcs`` returns them (targets int32, weights float32 in [w_low, w_high)).
+
+    Each draw is a counter-based hash (SplitMix64) of (seed, instance, vertex, slot), so an
+    instance does not depend on which others are made with it, and NumPy (``xp=np``) and CuPy
+    (``xp=cupy``, on the GPU) give the same graphs bit for bit: a bulk run's shares are made
+    where they are solved, in one vectorised pass.
+    """
+    fn = "k_regular_arcs_of"
+    first = positive_int(fn, "first (instance)", first, low=0)
+    count = positive_int(fn, "count (instances)", count)
+    n = positive_int(fn, "n", n, low=2)
+    k = positive_int(fn, "k", k, low=0)
+    if k > n - 1:
+        raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
+    if not w_high >= w_low:
+        raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
+    rows = xp.arange(first * n, (first + count) * n, dtype=xp.uint64)
+    keys = rows * xp.uint64(2 * k * _GOLDEN & _MASK64) + xp.uint64(int(seed) * 0xD1B54A32D192ED03 & _MASK64)
+
+    def unit(slot: int):  # uniform in [0, 1) per row, exact in float64
+        x = _mix(keys + xp.uint64(slot * _GOLDEN & _MASK64), xp)
+        return (x >> xp.uint64(11)).astype(xp.float64) * 2.0**-53
+
+    off = xp.empty((len(rows), k), dtype=xp.int64)
+    for col, j in enumerate(range(n - 1 - k, n - 1)):  # Floyd's algorithm, as _distinct_offsets
+        t = xp.floor(unit(col) * (j + 1)).astype(xp.int64)
+        seen = (off[:, :col] == t[:, None]).any(axis=1)
+        off[:, col] = xp.where(seen, j, t)
+    off.sort(axis=1)
+    u = (rows % xp.uint64(n)).astype(xp.int64)[:, None]
+    targets = (off + (off >= u)).astype(xp.int32).reshape(count, n, k)
+    w = xp.stack([unit(k + c) for c in range(k)], axis=1)
+    weights = (w_low + (w_high - w_low) * w).astype(xp.float32).reshape(count, n, k)
+    if w_high > w_low:  # float32 rounding must not reach w_high
+        xp.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
     return targets, weights
 
 
