@@ -17,15 +17,34 @@ from ..graph import Graph
 from ._common import build, positive_int
 
 
-def _distinct_offsets(rng, rows: int, pool: int, k: int) -> np.ndarray:
-    """(rows, k) sorted int64: per row a uniform k-subset of [0, pool) (Floyd's algorithm)."""
-    out = np.empty((rows, k), dtype=np.int64)
+def _distinct_offsets(draw, rows: int, pool: int, k: int, xp=np):
+    """(rows, k) sorted int64: per row a uniform k-subset of [0, pool) (Floyd's algorithm);
+    ``draw(col, high)`` gives ``rows`` uniform integers in [0, high) for column ``col``."""
+    out = xp.empty((rows, k), dtype=xp.int64)
     for col, j in enumerate(range(pool - k, pool)):
-        t = rng.integers(0, j + 1, size=rows)
+        t = draw(col, j + 1)
         seen = (out[:, :col] == t[:, None]).any(axis=1)
-        out[:, col] = np.where(seen, j, t)
+        out[:, col] = xp.where(seen, j, t)
     out.sort(axis=1)
     return out
+
+
+def _checked_degree(fn: str, n, k, w_low, w_high) -> tuple[int, int]:
+    n = positive_int(fn, "n", n, low=2)
+    k = positive_int(fn, "k", k, low=0)
+    if k > n - 1:
+        raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
+    if not w_high >= w_low:
+        raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
+    return n, k
+
+
+def _float32_weights(unit, w_low, w_high, xp=np):
+    """float32 weights in [w_low, w_high) from uniform [0, 1) float64 draws."""
+    weights = (w_low + (w_high - w_low) * unit).astype(xp.float32)
+    if w_high > w_low:  # float32 rounding must not reach w_high
+        xp.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+    return weights
 
 
 def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
@@ -35,25 +54,17 @@ def k_regular_arcs(m, n, k=4, seed=0, w_low=0.0, w_high=1.0, dtype=np.float32):
     (int32, ascending, never u); ``weights`` are uniform in ``[w_low, w_high)``
     (float32; with ``dtype=np.int32`` integers in that half-open range).
     """
-    fn = "k_regular_arcs"
-    m = positive_int(fn, "m (instances)", m)
-    n = positive_int(fn, "n", n, low=2)
-    k = positive_int(fn, "k", k, low=0)
-    if k > n - 1:
-        raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
-    if not w_high >= w_low:
-        raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
+    m = positive_int("k_regular_arcs", "m (instances)", m)
+    n, k = _checked_degree("k_regular_arcs", n, k, w_low, w_high)
     rng = np.random.default_rng(seed)
-    off = _distinct_offsets(rng, m * n, n - 1, k).reshape(m, n, k)
+    off = _distinct_offsets(lambda col, high: rng.integers(0, high, size=m * n), m * n, n - 1, k)
     u = np.arange(n, dtype=np.int64)[None, :, None]
+    off = off.reshape(m, n, k)
     targets = (off + (off >= u)).astype(np.int32)
     if np.dtype(dtype) == np.int32:
         weights = rng.integers(w_low, max(w_high, w_low + 1), size=(m, n, k)).astype(np.int32)
     else:
-        w = w_low + (w_high - w_low) * rng.random((m, n, k))
-        weights = w.astype(np.float32)
-        if w_high > w_low:  # float32 rounding must not reach w_high
-            np.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
+        weights = _float32_weights(rng.random((m, n, k)), w_low, w_high)
     return targets, weights
 
 
@@ -78,15 +89,9 @@ def k_regular_arcs_of(first: int, count: int, n: int, k: int = 4, seed: int = 0,
     (``xp=cupy``, on the GPU) give the same graphs bit for bit: a bulk run's shares are made
     where they are solved, in one vectorised pass.
     """
-    fn = "k_regular_arcs_of"
-    first = positive_int(fn, "first (instance)", first, low=0)
-    count = positive_int(fn, "count (instances)", count)
-    n = positive_int(fn, "n", n, low=2)
-    k = positive_int(fn, "k", k, low=0)
-    if k > n - 1:
-        raise InputError(f"{fn}: out-degree k={k} needs n > k distinct other vertices, got n={n}")
-    if not w_high >= w_low:
-        raise InputError(f"{fn}: the weight range [{w_low}, {w_high}) is empty")
+    first = positive_int("k_regular_arcs_of", "first (instance)", first, low=0)
+    count = positive_int("k_regular_arcs_of", "count (instances)", count)
+    n, k = _checked_degree("k_regular_arcs_of", n, k, w_low, w_high)
     rows = xp.arange(first * n, (first + count) * n, dtype=xp.uint64)
     keys = rows * xp.uint64(2 * k * _GOLDEN & _MASK64) + xp.uint64(int(seed) * 0xD1B54A32D192ED03 & _MASK64)
 
@@ -94,19 +99,12 @@ def k_regular_arcs_of(first: int, count: int, n: int, k: int = 4, seed: int = 0,
         x = _mix(keys + xp.uint64(slot * _GOLDEN & _MASK64), xp)
         return (x >> xp.uint64(11)).astype(xp.float64) * 2.0**-53
 
-    off = xp.empty((len(rows), k), dtype=xp.int64)
-    for col, j in enumerate(range(n - 1 - k, n - 1)):  # Floyd's algorithm, as _distinct_offsets
-        t = xp.floor(unit(col) * (j + 1)).astype(xp.int64)
-        seen = (off[:, :col] == t[:, None]).any(axis=1)
-        off[:, col] = xp.where(seen, j, t)
-    off.sort(axis=1)
+    off = _distinct_offsets(lambda col, high: xp.floor(unit(col) * high).astype(xp.int64),
+                            len(rows), n - 1, k, xp)
     u = (rows % xp.uint64(n)).astype(xp.int64)[:, None]
     targets = (off + (off >= u)).astype(xp.int32).reshape(count, n, k)
-    w = xp.stack([unit(k + c) for c in range(k)], axis=1)
-    weights = (w_low + (w_high - w_low) * w).astype(xp.float32).reshape(count, n, k)
-    if w_high > w_low:  # float32 rounding must not reach w_high
-        xp.minimum(weights, np.nextafter(np.float32(w_high), np.float32(-np.inf)), out=weights)
-    return targets, weights
+    weights = _float32_weights(xp.stack([unit(k + c) for c in range(k)], axis=1), w_low, w_high, xp)
+    return targets, weights.reshape(count, n, k)
 
 
 def dense_from_arcs(targets, weights, padded_n=None, xp=np):
