@@ -45,7 +45,7 @@ def distance_bound(graph) -> int:
     if not graph.m:
         return 0
     absw = abs(graph.weights.astype(np.int64))
-    bound = min(_sum_of_largest(_out_arc_maxima(graph, absw)),
+    bound = min(_sum_of_largest(_maxima(graph.n, graph.sources_of_arcs, absw)),
                 _sum_of_largest(_maxima(graph.n, graph.indices, absw)))
     if bound >= INF_INT32 and graph.dtype == np.int32 and not graph.has_negative_weights \
             and not graph.on_device:
@@ -59,16 +59,6 @@ def _maxima(n: int, owner, absw):
     xp = array_module(absw)
     top = xp.zeros(n, dtype=xp.int64)
     xp.maximum.at(top, owner, absw)
-    return top
-
-
-def _out_arc_maxima(graph, absw):
-    """The same over the out-arcs: one pass along the CSR rows on the host."""
-    if graph.on_device:
-        return _maxima(graph.n, graph.sources_of_arcs, absw)
-    top = np.zeros(graph.n, dtype=np.int64)
-    busy = graph.degrees > 0
-    top[busy] = np.maximum.reduceat(absw, graph.indptr[:-1][busy])
     return top
 
 

@@ -117,6 +117,21 @@ def test_directed_graph_bound_follows_the_component_dag():
     g.check_int32_range("m")
 
 
+def test_the_weight_sum_clears_a_graph_without_the_full_bound():
+    light = Graph.from_edges(4, [0, 0, 1, 2], [1, 2, 2, 3], [10, 3, 7, 5])
+    light.check_int32_range("m")
+    light.check_float32_exact("m")
+    assert light.weight_sum == 25 and "distance_bound" not in light.__dict__
+    # a star of 3000 two-way spokes of 1e7: a weight sum of 6e10 needs the bound, which clears it
+    n = 3001
+    star = Graph.from_edges(n, np.zeros(n - 1), np.arange(1, n), np.full(n - 1, 10**7), undirected=True)
+    star.check_int32_range("m")
+    assert star.weight_sum == 6 * 10**10 and star.__dict__["distance_bound"] == 2 * 10**7
+    with pytest.raises(InputError, match="may reach 20,000,000 >= 2\\^24"):
+        star.check_float32_exact("m")
+    negative = Graph.from_edges(3, [0, 1], [1, 2], [-4, 1])
+    assert negative.weight_sum == 5
+
 def test_negative_weights_bound_counts_walks():
     g = Graph.from_edges(3, [0, 1], [1, 2], [-(2**29), 1])
     with pytest.raises(InputError, match="int32 distance limit"):

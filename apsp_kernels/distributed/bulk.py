@@ -22,7 +22,7 @@ from . import cluster
 from .blocks import block_size_of
 
 CHUNK = 64
-SHARE_OF_FREE = 0.85  # of a worker's free GPU memory; the rest: arcs, the persistent kernel's flags
+SHARE_OF_FREE = 0.85  # of a worker's free GPU memory; the rest: making the arcs (~200 B per vertex), the flags
 METHODS = ("bulk_single", "bulk_multi")
 
 
