@@ -92,13 +92,12 @@ def canonical_csr_graph(a) -> Graph | None:
         return None
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
         return None
-    if bool((a.indices == np.repeat(np.arange(n), np.diff(a.indptr))).any()):
-        return None
     weights = w.astype(_weight_dtype(np, w))
     if weights.dtype == np.float32 and bool((weights != w).any()):
         return None  # rounded: from_arcs keeps the input's own weights for SciPy on the host
-    return Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
-                 meta={"undirected": False})
+    g = Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
+              meta={"undirected": False})
+    return None if bool((g.sources_of_arcs == g.indices).any()) else g  # a self loop
 
 
 def _from_graph(g: Graph, directed: bool, unweighted: bool) -> Graph:

@@ -134,15 +134,15 @@ def _cpu_share(targets, weights, n, checked):
     return rows, (time.perf_counter() - started) * 1e3
 
 
-def warm_up(client, instances: int, n: int, k: int, seed: int, method: str) -> list[dict]:
-    """One share of ``instances`` (the timed tasks' size) on every worker, untimed, so that the
-    timed run starts with compiled kernels and a memory pool that has held a share. Returns each
-    worker's share seconds and steps (the first share on a GPU can take seconds longer)."""
+def warm_up(client, chunks: int, m: int, n: int, k: int, seed: int, method: str) -> list[dict]:
+    """The first ``chunks`` chunks of the ``m`` instances (the timed tasks' size) on every worker,
+    untimed, so that the timed run starts with compiled kernels and a memory pool that has held a
+    share. Returns each worker's share seconds and steps (a GPU's first share can take seconds
+    longer)."""
     workers = list(client.scheduler_info()["workers"])
     if not workers:
         cluster.require_workers(client)
-    chunks = -(-instances // CHUNK)
-    runs = client.gather([client.submit(run_share, 0, chunks, instances, n, k, seed, method, 0,
+    runs = client.gather([client.submit(run_share, 0, chunks, m, n, k, seed, method, 0,
                                         workers=[w], allow_other_workers=False, pure=False)
                           for w in workers])
     return [{"seconds": r["seconds"], **r["phases"]} for r in runs]
@@ -196,7 +196,7 @@ def bulk_instances(client, m: int, n: int = 1024, *, k: int = 4, seed: int = 0,
             rounds += 1
             per = -(-m // (len(facts) * rounds))
     shares = plan_shares(m, per)
-    warmed = warm_up(client, min(m, shares[0][1] * CHUNK), n, k, seed, method) if warm else []
+    warmed = warm_up(client, shares[0][1], m, n, k, seed, method) if warm else []
     started = time.perf_counter()
     futures = [client.submit(run_share, c, count, m, n, k, seed, method, verify_per_task, pure=False)
                for c, count in shares]
