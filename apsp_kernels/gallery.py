@@ -149,7 +149,7 @@ def run_line(run: dict) -> str:
     if "seconds" in run:
         parts.append(f"{float(run['seconds']):.0f} s")
     if run.get("side_by_side"):
-        parts.append("beside notebooks on the other GPUs (host-clock timings took turns on the CPU)")
+        parts.append(run["side_by_side"])
     return " · ".join(parts)
 
 

@@ -118,8 +118,8 @@ def side_by_side() -> dict:
     """run.json's note that other notebooks ran at the same time on this host's other GPUs."""
     if not os.environ.get(host_cpu.ENV):
         return {}
-    return {"side_by_side": "beside notebooks on the host's other GPUs; host-clock timings and the "
-                            "oracle took turns on the CPU cores (apsp_kernels.host_cpu)"}
+    return {"side_by_side": "beside notebooks on the host's other GPUs; host-clock timings took turns "
+                            "on the CPU cores with theirs, as did the oracle (apsp_kernels.host_cpu)"}
 
 
 def staging_dir(results: Path, stem: str) -> Path:
