@@ -16,6 +16,7 @@ from .records import Record, from_csv, to_frame, write_atomic, write_csv
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
 RESUME_FILE = "resume.json"  # the runner's list of experiments to reuse (reproduce --resume)
 VERDICT_COLUMNS = ["claim", "published", "measured", "verdict", "note"]
+GOAL_GPU = "NVIDIA H100 80GB HBM3"  # the GPU the project's goals in seconds were set for
 
 
 def published(paper: str, table: str) -> pd.DataFrame:
@@ -99,6 +100,16 @@ def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, no
     old = old[old["claim"] != claim]
     write_csv(pd.concat([old, pd.DataFrame([row])], ignore_index=True), path)
     return row
+
+
+def timed_goal(met: bool, device: str | None = None) -> tuple[bool | None, str]:
+    """A goal in seconds, judged only on the GPU it was set for (:data:`GOAL_GPU`): ``(met, "")``
+    there; elsewhere ``(None, why)``, the time standing for reference. ``device``: the GPU that
+    measured it (a record's ``device``); by default this process's GPU."""
+    device = gpu.device_info()["device"] if device is None else device
+    if device == GOAL_GPU:
+        return bool(met), ""
+    return None, f"goal set for an {GOAL_GPU}; measured on {device or 'an unnamed device'}, so not judged"
 
 
 def reset_verdicts(out_dir) -> None:

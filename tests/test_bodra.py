@@ -288,3 +288,15 @@ def test_smoke_drivers_skip_gpu_rows_with_a_reason_and_verdicts_stay_untested(sm
     verdicts = exp.verdicts(pd.concat([t1, t2, t3]))
     assert len(verdicts) == 8 and all(v["holds"] is None for v in verdicts)
     assert exp.speed_verdict(exp.speed_frame(sp))["holds"] is None
+
+
+def test_speed_verdict_against_the_authors_h100_code_is_judged_only_on_that_gpu():
+    def speed(device):
+        return pd.DataFrame({"n": [4096, 8192], "author device": "NVIDIA H100", "our device": device,
+                             "ours ms (with copies)": [30.0, 400.0],
+                             "author / ours (with copies)": [62 / 30, 362 / 400]})
+
+    assert exp.speed_verdict(speed(report.GOAL_GPU))["holds"] is False
+    elsewhere = exp.speed_verdict(speed("NVIDIA H200"))
+    assert elsewhere["holds"] is None and "measured on NVIDIA H200, so not judged" in elsewhere["note"]
+    assert "n=8192: 400.0 ms (0.91x)" in elsewhere["measured"]

@@ -3,14 +3,15 @@ import json
 
 import numpy as np
 
+from apsp_kernels import report
 from apsp_kernels.experiments import peak_targets as pt
 from apsp_kernels.records import Record
 
 
-def rec(key, graph, ms, verified=True, stats=None, m=0):
+def rec(key, graph, ms, verified=True, stats=None, m=0, device=report.GOAL_GPU):
     paper, method = key.split(":")
     return Record(paper=paper, experiment="x", method=method, graph=graph, n=0, m=m, time_ms_median=ms,
-                  verified=verified, stats=json.dumps(stats or {}))
+                  verified=verified, stats=json.dumps(stats or {}), device=device)
 
 
 PEAKS = {"minplus_int32_per_s": 16e12, "minplus_float32_per_s": 15e12, "product_int32_n4096_per_s": 14e12,
@@ -42,6 +43,23 @@ def test_targets_met_and_missed_with_ratios():
     assert bool(t.loc["sparse APSP, okuyama random 4677 / 16K", "met"])
     f32 = t.loc["dense APSP float32, n = 16384"]
     assert np.isclose(f32["ratio"], 16384 ** 3 / 0.4 / 15e12) and not bool(f32["met"])
+
+
+def test_goals_in_milliseconds_are_judged_only_on_the_gpu_they_were_set_for():
+    other = "NVIDIA H200"
+    apsp = [rec("fast:rkleene", "4-regular-8192", 30.0, device=other)]
+    sssp = [rec("fast:sssp_worklist", "NY", 6.0, device=other), rec("liu:sssp_spmv", "NY", 12.0, device=other)]
+    extra = [rec("fast:multi_source", "random-4677", 2.0, device=other),
+             rec("okuyama:dijkstra_rustworkx", "random-4677", 400.0, device=other)]
+    t = pt.table(apsp, sssp, PEAKS, extra).set_index("target")
+    for target in ("dense APSP int32, n = 8192", "SSSP from vertex 0 of NY"):
+        assert t.loc[target, "met"] is None
+        assert f"goal set for an {report.GOAL_GPU}; measured on {other}, so not judged" in t.loc[target, "note"]
+    assert t.loc["dense APSP int32, n = 8192", "measured"] == "30.0 ms"
+    assert bool(t.loc["sparse APSP, okuyama random 4677 / 16K", "met"])  # a ratio to a peer: judged anywhere
+    assert report.timed_goal(True, report.GOAL_GPU) == (True, "")
+    assert report.timed_goal(False, report.GOAL_GPU) == (False, "")
+    assert report.timed_goal(True, "")[0] is None
 
 
 def test_unverified_runs_do_not_count():

@@ -224,7 +224,7 @@ def times(records) -> pd.DataFrame:
         "n": df["n"].astype(int), "min_degree": graphs, "kind": df.apply(_kind, axis=1),
         "seconds": df["time_ms_median"].astype(float) / 1e3,
         "verified": df["verified"].astype(bool), "skipped": df["skipped"].fillna("").astype(str),
-        "extrapolated": df["extrapolated"].astype(bool),
+        "extrapolated": df["extrapolated"].astype(bool), "device": df["device"].astype(str),
     })
     failed = ~out["verified"] & (out["skipped"] == "")
     out.loc[failed, "seconds"] = np.nan  # a wrong answer has no time worth comparing
@@ -518,9 +518,9 @@ def verdicts(measured: pd.DataFrame) -> list[dict]:
                         measured=f"{ratio:.1f}x at N={nmax}", holds=bool(ratio > 1.5)))
         t = _at(measured, 40000, 16, GPU_ALG, "seconds")
         if not math.isnan(t):
+            holds, note = report.timed_goal(t <= 5e-3, alg["device"].iloc[0])
             out.append(dict(claim="project target: GPU algorithm time at N=40000, MIN_DEGREE=16 <= 5 ms",
-                            published="18 ms on the K80", measured=f"{t * 1e3:.2f} ms",
-                            holds=bool(t <= 5e-3)))
+                            published="18 ms on the K80", measured=f"{t * 1e3:.2f} ms", holds=holds, note=note))
     # 5. total time gap to the parallel CPU shrinks as the graph grows
     tot = measured[measured["kind"] == GPU_TOTAL].dropna(subset=["seconds"])
     cpu = measured[measured["kind"] == par].dropna(subset=["seconds"])

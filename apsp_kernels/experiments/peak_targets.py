@@ -1,6 +1,7 @@
 """The fast paths' targets, each measured in this run against this run's limits or peers.
 
-Goals (issue [peak], for an H100): dense int32 APSP at n = 8192 in <= 33 ms and at n = 32768 in
+Goals (issue [peak]; those in seconds were set for an H100 and are judged only there,
+:func:`apsp_kernels.report.timed_goal`): dense int32 APSP at n = 8192 in <= 33 ms and at n = 32768 in
 <= 2.0 s; the (min,+) product alone >= 85 % of the int32 (min,+) peak at n >= 4096; float32
 R-Kleene >= 75 % of the float32 peak at n = 16384; SSSP from vertex 0 of USA-road-d NY in <= 3 ms
 and BAY in <= 4 ms; sparse APSP on okuyama's random 4677-vertex / 16K-arc graph (Table 1) >= 100x
@@ -14,7 +15,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from .. import generators, registry, timing
+from .. import generators, registry, report, timing
 from ..graph import Graph
 from ..records import Record
 from . import okuyama
@@ -94,6 +95,10 @@ def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Recor
         rows.append({"target": target, "goal": goal, "measured": measured, "versus": versus,
                      "ratio": ratio, "met": met, "note": note})
 
+    def timed_row(target, goal_ms, r, measured, versus, ratio, note):
+        met, why = report.timed_goal(r.time_ms_median <= goal_ms, r.device)
+        row(target, f"<= {goal_ms:g} ms", measured, versus, ratio, met, "; ".join(filter(None, (note, why))))
+
     p32, pf = peaks.get("minplus_int32_per_s", np.nan), peaks.get("minplus_float32_per_s", np.nan)
     best_product = peaks.get("product_per_s", np.nan)
     row("(min,+) product alone, int32, n >= 4096", ">= 85 % of the int32 (min,+) peak",
@@ -106,9 +111,8 @@ def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Recor
                 "no verified fast:rkleene run of this size in the sweep")
             continue
         rate = n ** 3 / (r.time_ms_median * 1e-3)
-        row(f"dense APSP int32, n = {n}", f"<= {goal_ms:g} ms", f"{r.time_ms_median:.1f} ms",
-            f"peak {p32 / 1e12:.2f} T/s", rate / p32, r.time_ms_median <= goal_ms,
-            f"{rate / 1e12:.2f} T (min,+)/s counted as n^3")
+        timed_row(f"dense APSP int32, n = {n}", goal_ms, r, f"{r.time_ms_median:.1f} ms",
+                  f"peak {p32 / 1e12:.2f} T/s", rate / p32, f"{rate / 1e12:.2f} T (min,+)/s counted as n^3")
     r = _find(extra, "fast:rkleene", f"4-regular-{FLOAT32_N}-f32")
     if r is not None:
         rate = FLOAT32_N ** 3 / (r.time_ms_median * 1e-3)
@@ -120,15 +124,15 @@ def table(apsp: list[Record], sssp: list[Record], peaks: dict, extra: list[Recor
         if r is None:
             row(f"SSSP from vertex 0 of {road}", f"<= {goal_ms:g} ms", "not measured", "", np.nan, False)
             continue
-        row(f"SSSP from vertex 0 of {road}", f"<= {goal_ms:g} ms", f"{r.time_ms_median:.2f} ms",
-            f"liu:sssp_spmv {peer.time_ms_median:.2f} ms" if peer else "",
-            peer.time_ms_median / r.time_ms_median if peer else np.nan, r.time_ms_median <= goal_ms,
-            "fast:sssp_worklist" + _relaxations(r) + _chain(r, depths.get(road), goal_ms))
+        timed_row(f"SSSP from vertex 0 of {road}", goal_ms, r, f"{r.time_ms_median:.2f} ms",
+                  f"liu:sssp_spmv {peer.time_ms_median:.2f} ms" if peer else "",
+                  peer.time_ms_median / r.time_ms_median if peer else np.nan,
+                  "fast:sssp_worklist" + _relaxations(r) + _chain(r, depths.get(road), goal_ms))
         ph = _find(sssp, "fast:sssp_phast", road)
         if ph is not None:
-            row(f"SSSP from vertex 0 of {road}, PHAST", f"<= {goal_ms:g} ms", f"{ph.time_ms_median:.2f} ms",
-                f"fast:sssp_worklist {r.time_ms_median:.2f} ms", r.time_ms_median / ph.time_ms_median,
-                ph.time_ms_median <= goal_ms, "fast:sssp_phast" + _hierarchy(ph))
+            timed_row(f"SSSP from vertex 0 of {road}, PHAST", goal_ms, ph, f"{ph.time_ms_median:.2f} ms",
+                      f"fast:sssp_worklist {r.time_ms_median:.2f} ms", r.time_ms_median / ph.time_ms_median,
+                      "fast:sssp_phast" + _hierarchy(ph))
     fast, cpu = _find(extra, "fast:multi_source", "random"), _find(extra, "okuyama:dijkstra_rustworkx", "random")
     paper = _find(extra, "okuyama:task_parallel_shared_tuned", "random")
     if fast is not None and cpu is not None:
