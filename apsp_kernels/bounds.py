@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .arrays import array_module
 from .inf import INF_INT32
 
 
@@ -55,7 +56,6 @@ def distance_bound(graph) -> int:
 
 def _maxima(n: int, owner, absw):
     """Per-vertex maximum of ``absw`` grouped by ``owner`` (0 for a vertex owning none)."""
-    from .graph import array_module
     xp = array_module(absw)
     top = xp.zeros(n, dtype=xp.int64)
     xp.maximum.at(top, owner, absw)

@@ -44,6 +44,17 @@ def cupy():
 
 
 @functools.lru_cache(maxsize=1)
+def visible_gpus() -> list[str]:
+    """The GPUs this process may use, as ``CUDA_VISIBLE_DEVICES`` entries ('0', '1', ...)."""
+    if not available():
+        return []
+    count = cupy().cuda.runtime.getDeviceCount()
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is None:
+        return [str(i) for i in range(count)]
+    return [v.strip() for v in visible.split(",") if v.strip()][:count]
+
+
 def device_info() -> dict:
     """Device name, driver and CuPy version for records (CPU-only values when no GPU)."""
     import platform

@@ -18,6 +18,8 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from .arrays import array_module
+from .bounds import distance_bound
 from .errors import InputError, NegativeCycleError
 from .inf import INF_INT32, MAX_WEIGHT_INT32, WEIGHT_DTYPES, inf_for
 
@@ -165,7 +167,6 @@ class Graph:
     @cached_property
     def distance_bound(self) -> int:
         """An upper bound on ``|d(u, v)|`` over every pair joined by a path: see :mod:`.bounds`."""
-        from .bounds import distance_bound
         return distance_bound(self)
 
     @cached_property
@@ -309,15 +310,6 @@ def csr_from_arcs(xp, n: int, src, dst, w):
     indptr = xp.zeros(n + 1, dtype=xp.int32)
     indptr[1:] = xp.cumsum(xp.bincount(key // n, minlength=n))
     return indptr, (key % n).astype(xp.int32), w
-
-
-def array_module(*arrays):
-    """cupy when any of ``arrays`` is a CuPy array, else numpy."""
-    for a in arrays:
-        if type(a).__module__.startswith("cupy"):
-            import cupy
-            return cupy
-    return np
 
 
 def _checked_weights(xp, w, dtype: np.dtype, name: str):

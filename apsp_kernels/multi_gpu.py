@@ -19,23 +19,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from . import gpu
+from .gpu import visible_gpus
 
 GPU_RESOURCE = "GPU"
 WORKERS_START_S = 180
 INSTALL_HINT = "pip install -e '.[distributed-gpu]' to run one notebook per GPU"
-
-
-def visible_gpus() -> list[str]:
-    """The GPUs this process may use, as ``CUDA_VISIBLE_DEVICES`` entries ('0', '1', ...)."""
-    if not gpu.available():
-        return []
-    import cupy
-
-    count = cupy.cuda.runtime.getDeviceCount()
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is None:
-        return [str(i) for i in range(count)]
-    return [v.strip() for v in visible.split(",") if v.strip()][:count]
 
 
 def nvidia_smi_row(device: str) -> dict:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import InputError
-from .graph import Graph, array_module
+from .arrays import array_module
+from .graph import Graph
 from .inf import to_public
 
 

@@ -22,7 +22,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import InputError
-from ..graph import Graph, array_module, csr_from_arcs
+from ..arrays import array_module
+from ..graph import Graph, csr_from_arcs
 from ..inf import MAX_WEIGHT_INT32
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ..errors import InputError
+from ..gpu import visible_gpus
 
 
 def dask_cuda_available() -> bool:
@@ -49,7 +50,6 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
 
 def gpu_list(gpus) -> list[str]:
     """``gpus`` as CUDA_VISIBLE_DEVICES entries: a count takes the first ones this process may use."""
-    from ..multi_gpu import visible_gpus
     if isinstance(gpus, str):
         gpus = [g.strip() for g in gpus.split(",") if g.strip()]
     if isinstance(gpus, (list, tuple)):

@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import oracle
 from ..errors import InputError
-from ..graph import array_module
+from ..arrays import array_module
 from ..solver import to_host
 
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out")

@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from ..graph import array_module
+from ..arrays import array_module
 from ..inf import inf_for
 from . import block_solvers, reductions, worker_graph
 from .blocks import Block

@@ -26,7 +26,7 @@ from ..distributed.estimate import describe
 from ..profiles import check, choose
 from ..records import Record, cpu_name
 from ..report import label
-from ..multi_gpu import visible_gpus
+from ..gpu import visible_gpus
 from ..sampling import scaled_sample
 
 PAPER = "scale"
