@@ -207,6 +207,18 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     return info
 
 
+def ipc_kernel_manager(folder: str):
+    """A kernel manager whose kernel talks over Unix sockets in ``folder``: the kernel is local,
+    and over TCP ipykernel prints a warning about unencrypted traffic into every headless run."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class IPCKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
+
+    return IPCKernelManager
+
+
 def run_notebook(notebook: Path, results: Path, profile: str, resume: bool = False) -> dict:
     """Execute one notebook into ``results/<stem>/`` (see the module's docstring); return its run
     info (never raises on failure)."""
@@ -221,17 +233,20 @@ def run_notebook(notebook: Path, results: Path, profile: str, resume: bool = Fal
     info = new_run_info(notebook, profile)
     executed = staging / f"{stem}.ipynb"
     t0 = time.perf_counter()
+    sockets = tempfile.mkdtemp(prefix="apsp-kernel-")
     try:
         papermill.execute_notebook(
             str(notebook), str(executed), kernel_name=KERNEL_NAME, cwd=str(notebook.parent),
             parameters={"profile": profile, "output_dir": os.path.relpath(staging, notebook.parent)},
-            progress_bar=sys.stderr.isatty(), log_output=False)
+            progress_bar=sys.stderr.isatty(), log_output=False,
+            kernel_manager_class=ipc_kernel_manager(sockets))
         info.update(status="ok", executed_notebook=executed.name)
     except Exception as exc:  # any failure of one notebook is reported, the others still run
         info["error"] = describe(exc)
         info["executed_notebook"] = keep_partial_notebook(staging, stem)
     finally:
         info["seconds"] = round(time.perf_counter() - t0, 1)
+        shutil.rmtree(sockets, ignore_errors=True)
     return publish(notebook, results, info)
 
 

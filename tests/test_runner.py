@@ -44,6 +44,14 @@ def test_runs_a_notebook_into_results(tmp_path):
     assert "tiny_notebook/fig_x.png" in (results / "README.md").read_text()
 
 
+def test_a_headless_run_prints_no_kernel_warnings(tmp_path, capfd):
+    """The kernel inherits this process's stderr: over TCP ipykernel warned there on every run."""
+    assert run(TINY.parent, tmp_path / "results", "tiny_notebook") == 0
+    err = capfd.readouterr().err
+    assert "IPKernelApp" not in err and "WARNING" not in err, err
+    assert not list(TINY.parent.glob("kernel*")), "kernel sockets left beside the notebook"
+
+
 def test_list_and_unknown_names(tmp_path, capsys):
     assert reproduce.main(["--list", "--notebooks-dir", str(TINY.parent)]) == 0
     assert "tiny_notebook" in capsys.readouterr().out
