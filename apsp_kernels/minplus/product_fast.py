@@ -219,7 +219,7 @@ def measure_product(n: int = 4096, dtype=np.int32, variant: str = DEFAULT_VARIAN
     cp = gpu.cupy()
     dtype = np.dtype(dtype)
     if dtype not in SUFFIX:
-        raise InputError(f"distances are int32 or float32, not {dtype}")
+        raise InputError(f"distances are int32, float32 or float64, not {dtype}")
     if n < 1 or n % VARIANTS[variant].bm or n % VARIANTS[variant].bn:
         raise InputError(f"measure_product: n must be a positive multiple of the {variant} tile, got {n}")
     gpu.require_memory(3 * n * n * dtype.itemsize, f"measure_product n={n}")
