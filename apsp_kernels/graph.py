@@ -212,7 +212,13 @@ class Graph:
 
     def check_float32_exact(self, method: str) -> None:
         """Raise InputError naming ``method`` (a float32 kernel) when int32 weights could give a
-        distance of 2**24 or more, where float32 stops holding every integer."""
+        distance of 2**24 or more, where float32 stops holding every integer, or when the weights
+        are float64 (a float32 kernel would round them)."""
+        if self.dtype == np.float64:
+            raise InputError(f"{method} computes in float32 only, but {self.name} has float64 weights "
+                             f"(they would be rounded); use a method with float64 kernels (R-Kleene, "
+                             f"bodra's fw_tiled_shared, the SSSP families), or build the graph with "
+                             f"dtype=np.float32 to opt in to float32")
         bound = self._bound_reaches(FLOAT32_EXACT_INT) if self.dtype == np.int32 and self.m else None
         if bound is not None:
             raise InputError(f"{method} computes in float32, but {self.name} has int32 weights whose "

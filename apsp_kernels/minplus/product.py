@@ -92,7 +92,7 @@ def reference_product(mat: np.ndarray, product: Product) -> np.ndarray:
     if mat.dtype == np.int32:
         best = np.where(np.isfinite(best), np.minimum(best, inf), inf)
         return np.minimum(x, best.astype(np.int64)).astype(np.int32)
-    return np.minimum(x, best.astype(np.float32))
+    return np.minimum(x, best.astype(mat.dtype))
 
 
 def blocked_variant(m: int, p: int, sm_count: int) -> str:
