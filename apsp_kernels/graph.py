@@ -7,8 +7,10 @@ Policies (the same for every generator, parser and method):
   self loop is a negative cycle and raises :class:`InputError`.
 * NaN or infinite weights raise :class:`InputError`; integer weights must be
   integral and ``|w| <= MAX_WEIGHT_INT32`` so that ``INF_INT32 + w`` cannot overflow.
+  float32 weights must be what was given (no overflow to inf, no flush of a non-zero weight
+  to 0 or to a subnormal); float64 weights are stored as given (``-0.0`` reads as ``0.0``).
 * Vertex ids are 0-based; CSR rows are sorted by (source, target).
-* ``weights`` are int32 or float32, the kernels' own representation (see :mod:`inf`).
+* ``weights`` are int32, float32 or float64, the kernels' own representation (see :mod:`inf`).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import scipy.sparse as sp
 from .arrays import array_module
 from .bounds import distance_bound
 from .errors import InputError, NegativeCycleError
-from .inf import INF_INT32, MAX_WEIGHT_INT32, WEIGHT_DTYPES, inf_for
+from .inf import FLOAT64_EXACT_INT, INF_INT32, MAX_WEIGHT_INT32, WEIGHT_DTYPES, inf_for
 
 
 FLOAT32_EXACT_INT = 2**24  # float32 holds every integer below this
@@ -57,7 +59,7 @@ class Graph:
             raise InputError(f"{name}: a graph needs at least one vertex, got n={n}")
         dtype = np.dtype(dtype)
         if dtype not in WEIGHT_DTYPES:
-            raise InputError(f"{name}: weights must be int32 or float32, not {dtype}")
+            raise InputError(f"{name}: weights must be int32, float32 or float64, not {dtype}")
         xp = array_module(src, dst, w)
         src, dst, w = (xp.asarray(a).ravel() for a in (src, dst, w))
         if not (len(src) == len(dst) == len(w)):
@@ -96,7 +98,10 @@ class Graph:
     def from_dense(cls, mat, *, dtype=None, name="graph", meta=None) -> "Graph":
         """From an n x n matrix where INF (or np.inf) marks no edge; the diagonal is ignored."""
         mat = np.asarray(mat)
-        dtype = np.dtype(dtype or (np.int32 if np.issubdtype(mat.dtype, np.integer) else np.float32))
+        if dtype is None:
+            dtype = np.int32 if np.issubdtype(mat.dtype, np.integer) else \
+                mat.dtype if mat.dtype == np.float32 else np.float64
+        dtype = np.dtype(dtype)
         noedge = ~np.isfinite(mat) if mat.dtype.kind == "f" else mat >= INF_INT32
         rows, cols = np.nonzero(~noedge)
         return cls.from_edges(mat.shape[0], rows, cols, mat[rows, cols], dtype=dtype,
@@ -197,8 +202,8 @@ class Graph:
             raise InputError(
                 f"{method}: a shortest path of {self.name} may be as long as {bound:,}, at or above "
                 f"the int32 distance limit INF_INT32 = {INF_INT32:,} (it would read as unreachable); "
-                f"rescale the weights, build the graph with dtype=np.float32 (exact up to 2**24), "
-                f"or call apsp_kernels.shortest_path, which falls back to float64 on the host")
+                f"rescale the weights, build the graph with dtype=np.float64 (exact below 2**53), "
+                f"or call apsp_kernels.shortest_path, which picks float64 for such weights")
 
     def require_nonnegative(self, method: str) -> None:
         """Raise InputError naming ``method`` when a weight is negative."""
@@ -208,7 +213,13 @@ class Graph:
 
     def check_float32_exact(self, method: str) -> None:
         """Raise InputError naming ``method`` (a float32 kernel) when int32 weights could give a
-        distance of 2**24 or more, where float32 stops holding every integer."""
+        distance of 2**24 or more, where float32 stops holding every integer, or when the weights
+        are float64 (a float32 kernel would round them)."""
+        if self.dtype == np.float64:
+            raise InputError(f"{method} computes in float32 only, but {self.name} has float64 weights "
+                             f"(they would be rounded); use a method with float64 kernels (R-Kleene, "
+                             f"bodra's fw_tiled_shared, the SSSP families), or build the graph with "
+                             f"dtype=np.float32 to opt in to float32")
         bound = self._bound_reaches(FLOAT32_EXACT_INT) if self.dtype == np.int32 and self.m else None
         if bound is not None:
             raise InputError(f"{method} computes in float32, but {self.name} has int32 weights whose "
@@ -320,8 +331,36 @@ def _checked_weights(xp, w, dtype: np.dtype, name: str):
             raise InputError(f"{name}: weight of edge #{i} is {w[i]}; weights must be finite numbers")
     if dtype == np.int32:
         if w.dtype.kind == "f" and bool((w != xp.round(w)).any()):
-            raise InputError(f"{name}: int32 weights must be whole numbers; pass dtype=np.float32")
+            raise InputError(f"{name}: int32 weights must be whole numbers; pass dtype=np.float64")
         if len(w) and float(abs(w.astype(np.float64)).max()) > MAX_WEIGHT_INT32:
             raise InputError(f"{name}: |weight| above {MAX_WEIGHT_INT32} would overflow the int32 "
-                             f"INF convention; rescale or use float32")
-    return w.astype(dtype)
+                             f"INF convention; pass dtype=np.float64 (exact below 2**53)")
+    if dtype == np.float32:
+        check_float32_weights(xp, w, name)
+    if dtype == np.float64 and w.dtype.kind in "iu" and len(w) and \
+            int(abs(w.astype(np.float64)).max()) >= FLOAT64_EXACT_INT:
+        raise InputError(f"{name}: integer weights of 2**53 or more are not exact in float64; "
+                         f"rescale them")
+    out = w.astype(dtype)
+    if dtype != np.int32:
+        out += dtype.type(0)  # -0.0 -> +0.0: the kernels' atomic min orders the bit patterns
+    return out
+
+
+def check_float32_weights(xp, w, name: str) -> None:
+    """InputError naming the first weight that float32 cannot hold: one that overflows to inf,
+    or a non-zero one that flushes to 0 or becomes subnormal (the kernels flush those)."""
+    if not len(w) or w.dtype == np.float32:
+        return
+    w64 = w.astype(np.float64)
+    a = xp.abs(w64)
+    tiny = float(np.finfo(np.float32).tiny)
+    big = float(np.finfo(np.float32).max)
+    bad = (a > big) | ((a < tiny) & (a > 0))
+    if bool(bad.any()):
+        i = int(xp.flatnonzero(bad)[0])
+        value = float(w64[i])
+        what = "overflows to inf" if abs(value) > big else "is below float32's smallest normal number and would flush to 0"
+        raise InputError(f"{name}: weight {value!r} (arc #{i}) {what} in float32; drop the float32 "
+                         f"opt-in (dtype=None or np.float64 computes in float64, as SciPy) or rescale "
+                         f"the weights")

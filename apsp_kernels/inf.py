@@ -4,7 +4,8 @@
   ``INF + w`` for any weight ``w <= MAX_WEIGHT_INT32`` stay below ``2**31 - 1``, so
   kernels may add two distances without overflow checks. A value ``>= INF_INT32``
   means unreachable.
-* float32 distances use ``+inf``.
+* float32 and float64 distances use ``+inf`` (float64 is what SciPy computes in; float32
+  is an explicit opt-in, see :mod:`apsp_kernels.csgraph.inputs`).
 * At the public API (``Solution.to_numpy``, the oracle) distances are float64
   with ``np.inf`` for unreachable, as in SciPy.
 """
@@ -13,18 +14,22 @@ import numpy as np
 INF_INT32 = (1 << 30) - 1
 MAX_WEIGHT_INT32 = (1 << 31) - 1 - INF_INT32  # == 2**30, so INF + w never overflows
 INF_FLOAT32 = np.float32(np.inf)
+FLOAT64_EXACT_INT = 2**53  # float64 holds every integer below this
 
-WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.float32))
+WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64))
+FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+KERNEL_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+"""The suffix of a kernel's variant per distance dtype (``.cu`` files stamp all three)."""
 
 
 def inf_for(dtype) -> int | float:
-    """The sentinel for distances of ``dtype`` (int32 or float32)."""
+    """The sentinel for distances of ``dtype`` (int32, float32 or float64)."""
     dtype = np.dtype(dtype)
     if dtype == np.int32:
         return INF_INT32
-    if dtype == np.float32:
+    if dtype in FLOAT_DTYPES:
         return float("inf")
-    raise TypeError(f"distances are int32 or float32, not {dtype}")
+    raise TypeError(f"distances are int32, float32 or float64, not {dtype}")
 
 
 def to_public(dist, dtype=None) -> np.ndarray:
@@ -47,4 +52,6 @@ def from_public(dist, dtype) -> np.ndarray:
         finite = np.isfinite(dist)
         out[finite] = dist[finite].astype(np.int32)
         return out
-    return dist.astype(np.float32)
+    if dtype in FLOAT_DTYPES:
+        return dist.astype(dtype)
+    raise TypeError(f"distances are int32, float32 or float64, not {dtype}")

@@ -16,6 +16,13 @@ from .solver import Solution
 FULL_CHECK_MAX_N = 4096      # check every row up to this many rows
 SAMPLED_ROWS = 64            # rows checked above it
 FLOAT32_RTOL = 1e-5          # float32 sums in another order differ by rounding only
+FLOAT64_RTOL = 1e-12         # float64 likewise (SciPy's own answers, summed in its order)
+
+
+def rtol_for(dtype) -> float:
+    """Relative tolerance of distances computed in ``dtype`` against SciPy's float64 (0: exact)."""
+    dtype = np.dtype(dtype)
+    return FLOAT32_RTOL if dtype == np.float32 else FLOAT64_RTOL if dtype == np.float64 else 0.0
 
 
 def distances(graph: Graph, sources=None, method: str = "auto") -> np.ndarray:
@@ -105,8 +112,10 @@ def choose_rows(n_rows: int, limit: int = FULL_CHECK_MAX_N, sample: int = SAMPLE
     return np.sort(rng.choice(n_rows, size=sample, replace=False))
 
 
-def compare(got: np.ndarray, want: np.ndarray, float_dtype: bool) -> tuple[bool, float]:
-    """(ok, max abs error over finite entries); the INF pattern must match exactly."""
+def compare(got: np.ndarray, want: np.ndarray, float_dtype: bool, rtol: float | None = None) -> tuple[bool, float]:
+    """(ok, max abs error over finite entries); the INF pattern must match exactly. The finite
+    entries within ``rtol`` (relative, absolute below 1), by default FLOAT32_RTOL for a float
+    dtype, else exact."""
     got = np.asarray(got, dtype=np.float64)
     if got.shape != want.shape:
         return False, float("inf")
@@ -119,8 +128,9 @@ def compare(got: np.ndarray, want: np.ndarray, float_dtype: bool) -> tuple[bool,
         return True, 0.0
     err = np.abs(got[fin_w] - want[fin_w])
     max_err = float(err.max())
-    if float_dtype:
-        tol = FLOAT32_RTOL * np.maximum(1.0, np.abs(want[fin_w]))
+    rtol = (FLOAT32_RTOL if float_dtype else 0.0) if rtol is None else rtol
+    if rtol:
+        tol = rtol * np.maximum(1.0, np.abs(want[fin_w]))
         return bool((err <= tol).all()), max_err
     return max_err == 0.0, max_err
 
@@ -136,7 +146,7 @@ def verify(solution: Solution, graph: Graph, rows=None, seed: int = 0) -> dict:
     rows = choose_rows(k, seed=seed) if rows is None else np.asarray(rows)
     want = distances(graph, solution.sources[rows])
     got = solution.rows(rows)
-    ok, err = compare(got, want, graph.dtype == np.float32)
+    ok, err = compare(got, want, graph.dtype != np.int32, rtol_for(graph.dtype))
     pred = solution.pred_rows(rows)
     if ok and pred is not None:
         ok = check_predecessors(graph, solution.sources[rows], pred, want)
@@ -150,7 +160,7 @@ def check_predecessors(graph: Graph, sources, pred, dist) -> bool:
     """Every reachable v != s has pred u with an arc u->v and dist[u] + w(u, v) == dist[v]."""
     pred = np.atleast_2d(pred)
     dist = np.atleast_2d(dist)
-    tol = FLOAT32_RTOL if graph.dtype == np.float32 else 0.0
+    tol = rtol_for(graph.dtype)
     for row, s in enumerate(np.atleast_1d(sources)):
         p, d = pred[row], dist[row]
         if p[s] != -1:

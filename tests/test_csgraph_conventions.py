@@ -136,10 +136,12 @@ def test_dijkstra_limit_and_min_only():
     assert set(origin[np.isfinite(d)]) <= {0, 1}
 
 
-def test_float_weights_are_float64_on_the_host_and_float32_on_a_gpu():
+def test_float_weights_are_float64_by_default_and_float32_only_when_asked():
     a = np.array([[0, 0.1, 0], [0, 0, 0.2], [0.3, 0, 0]])
     same(ak.floyd_warshall(a, method="scipy"), scipy_csgraph.floyd_warshall(a))
-    np.testing.assert_allclose(ak.floyd_warshall(a), scipy_csgraph.floyd_warshall(a), rtol=1e-7)
+    np.testing.assert_allclose(ak.floyd_warshall(a), scipy_csgraph.floyd_warshall(a), rtol=1e-12)
+    np.testing.assert_allclose(ak.floyd_warshall(a, dtype=np.float32), scipy_csgraph.floyd_warshall(a),
+                               rtol=1e-6)
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, bool, np.float32])

@@ -80,14 +80,14 @@ def test_every_family_equals_scipy(method, n):
     np.testing.assert_array_equal(ak.shortest_path(a, method=method, indices=sub), want[sub])
 
 
-def test_float_weights_run_in_float32_and_say_so():
+def test_float_weights_run_in_float64_and_float32_only_when_asked():
     a = random_matrix(64)
     a.data = a.data / 7.0
-    with pytest.warns(UserWarning, match="float32"):
-        from apsp_kernels.csgraph import api
-        api._said.discard("float32")
-        got = ak.shortest_path(a, method="FW")
-    np.testing.assert_allclose(got, scipy_csgraph.shortest_path(a), rtol=1e-5)
+    want = scipy_csgraph.shortest_path(a)
+    got = ak.shortest_path(a, method="FW")
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert np.abs(got - want)[np.isfinite(want)].max() < 1e-9  # float32 would miss by ~1e-5
+    np.testing.assert_allclose(ak.shortest_path(a, method="FW", dtype=np.float32), want, rtol=1e-5)
 
 
 def test_too_large_for_the_gpu_is_refused_before_allocating():

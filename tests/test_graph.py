@@ -51,7 +51,7 @@ def test_int_overflow_guard():
 
 
 def test_fractional_weights_need_float():
-    with pytest.raises(InputError, match="float32"):
+    with pytest.raises(InputError, match="float64"):
         Graph.from_edges(2, [0], [1], [0.5])
 
 

@@ -13,7 +13,8 @@ T = tiles per side. Three launches per round, stream-ordered (no host sync).
   rows that improved and finds a predecessor only for improved entries (our design; the
   author's kernel gives each of 1024 threads one entry and tracks the parent in the inner loop).
 
-The matrix is padded to a multiple of 32 with isolated vertices (see :class:`DenseFW` for the
+Distances int32, float32 or float64 (kernel suffixes ``_i32``, ``_f32``, ``_f64``). The matrix
+is padded to a multiple of 32 with isolated vertices (see :class:`DenseFW` for the
 shared options: ``parents``, ``max_k`` prefix, ``host_io``).
 """
 from __future__ import annotations
@@ -34,6 +35,7 @@ class _ThreePhase(DenseFW):
     cu_file = _CU
     kernel_prefix = ""
     phase3_block = (TILE, TILE)
+    float_kernels = True
 
     def __init__(self, graph, sources=None, **kw):
         super().__init__(graph, sources, **kw)
@@ -44,7 +46,7 @@ class _ThreePhase(DenseFW):
         self.stats.update(tile=TILE, rounds=self.rounds, launches=self.rounds * (1 + 2 * (self.tiles > 1)))
 
     def load_kernels(self, module):
-        self.phases = [module.get_function(f"{self.kernel_prefix}_phase{i}_i32") for i in (1, 2, 3)]
+        self.phases = [module.get_function(f"{self.kernel_prefix}_phase{i}_{self.suffix}") for i in (1, 2, 3)]
 
     def compute(self):
         ph1, ph2, ph3 = self.phases

@@ -22,14 +22,14 @@ from ..host import host_available_bytes
 from ..solver import to_host
 from . import auto
 from .families import HOST, family
-from .inputs import PrecisionWarning, Prepared, prepare
+from .inputs import Prepared, prepare
 from .paths import NO_PREDECESSOR
 
 _said = set()
 
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
-                  unweighted=False, overwrite=False, indices=None, *, explain=False):
+                  unweighted=False, overwrite=False, indices=None, *, dtype=None, explain=False):
     """Shortest-path distances as ``scipy.sparse.csgraph.shortest_path``, on the GPU.
 
     ``method``: ``"auto"`` (chosen per input from a table measured on a GPU), SciPy's ``"FW"``,
@@ -37,17 +37,22 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     ``"rkleene"``, ``"rkleene_fast"``, ``"blocked_fw"``, ``"task_parallel"``, ``"harish"``,
     ``"spmv"``, ``"worklist"``, ``"multi_source"``, or ``"scipy"`` (SciPy itself, on the host). ``explain=True`` prints which method ran and why;
     a callable receives the :class:`~apsp_kernels.csgraph.auto.Choice` instead.
+
+    ``dtype``: ``None`` (float weights in float64, whole numbers exact in int32 or float64),
+    ``np.float64``, or ``np.float32`` to opt in to float32 kernels (about 7 digits); the
+    precision contract: :mod:`apsp_kernels.csgraph.inputs`. Distances are float64 either way.
     """
-    prep = prepare(csgraph, directed, unweighted)
+    prep = prepare(csgraph, directed, unweighted, dtype)
     sources, scalar = _sources(indices, prep.graph.n)
     dist, pred = _solve(prep, method, sources, return_predecessors, explain)
     return _result(dist, pred, scalar, return_predecessors)
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-             limit=np.inf, min_only=False, *, method="D", explain=False):
-    """As ``scipy.sparse.csgraph.dijkstra`` (``limit``, ``min_only`` included); non-negative weights."""
-    prep = prepare(csgraph, directed, unweighted)
+             limit=np.inf, min_only=False, *, method="D", dtype=None, explain=False):
+    """As ``scipy.sparse.csgraph.dijkstra`` (``limit``, ``min_only`` included); non-negative weights.
+    ``dtype``: as :func:`shortest_path`."""
+    prep = prepare(csgraph, directed, unweighted, dtype)
     if prep.graph.has_negative_weights:
         raise InputError("dijkstra needs non-negative weights (it would give wrong distances); "
                          "use bellman_ford, or shortest_path(method='BF')")
@@ -64,17 +69,19 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
-                 unweighted=False, *, method="BF", explain=False):
-    """As ``scipy.sparse.csgraph.bellman_ford``: negative weights allowed, negative cycles raise."""
+                 unweighted=False, *, method="BF", dtype=None, explain=False):
+    """As ``scipy.sparse.csgraph.bellman_ford``: negative weights allowed, negative cycles raise.
+    ``dtype``: as :func:`shortest_path`."""
     return shortest_path(csgraph, method, directed, return_predecessors, unweighted,
-                         indices=indices, explain=explain)
+                         indices=indices, dtype=dtype, explain=explain)
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                   overwrite=False, *, method="FW", explain=False):
-    """As ``scipy.sparse.csgraph.floyd_warshall``: all pairs on the dense matrix."""
+                   overwrite=False, *, method="FW", dtype=None, explain=False):
+    """As ``scipy.sparse.csgraph.floyd_warshall``: all pairs on the dense matrix.
+    ``dtype``: as :func:`shortest_path`."""
     return shortest_path(csgraph, method, directed, return_predecessors, unweighted, overwrite,
-                         explain=explain)
+                         dtype=dtype, explain=explain)
 
 
 # ----------------------------------------------------------------------------- internals
@@ -139,13 +146,8 @@ def _run_family(fam, prep: Prepared, sources, predecessors: bool):
     g, device = prep.graph, prep.device
     method = fam.method(g.dtype, predecessors)
     if method is None:
-        raise InputError(f"family {fam.name!r} has no {'predecessor-recording ' if predecessors else ''}"
-                         f"method for {g.dtype} weights")
-    if g.dtype == np.float32:
-        _say_once("float32", "apsp_kernels: weights that are not whole numbers run in float32 on "
-                             "the GPU (about 7 significant digits); pass integer weights for exact "
-                             "distances", PrecisionWarning)
-    params = fam.params_for(predecessors)
+        raise InputError(fam.refusal(g.dtype, predecessors))
+    params = fam.params_for(predecessors, g.dtype)
     if fam.single_source:
         parts = [_run_method(method, g, [s], params, device) for s in sources]
         dist = _stack([p[0] for p in parts], device, g.n, np.float64)

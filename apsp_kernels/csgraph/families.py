@@ -1,14 +1,20 @@
 """The method families behind ``shortest_path(method=...)``: SciPy's names and the project's own.
 
-Each family names, per weight type, the registered method that runs it and the variant that
-also records predecessors (:mod:`apsp_kernels.registry` keys ``paper:method``). The kernels
-are the papers' own; their docstrings name the paper and figure.
+Each family names, per weight type (int32, float32, float64), the registered method that runs
+it and the variant that also records predecessors (:mod:`apsp_kernels.registry` keys
+``paper:method``); a family without a method for a weight type says so when asked
+(:meth:`Family.refusal`). The kernels are the papers' own; their docstrings name the paper and
+figure. Which weight type an input gets: :mod:`apsp_kernels.csgraph.inputs`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .. import registry
+
+WEIGHT_KINDS = ("int32", "float32", "float64")
 
 
 @dataclass(frozen=True)
@@ -17,20 +23,37 @@ class Family:
     description: str
     all_pairs: bool                     # computes every row, whatever sources are asked for
     int32: str | None = None            # registry key for int32 graphs
-    float32: str | None = None          # registry key for float32 graphs
+    float32: str | None = None          # registry key for float32 graphs (the opt-in)
     int32_pred: str | None = None       # the same family recording predecessors
     float32_pred: str | None = None
     params: dict = field(default_factory=dict)
     distance_params: dict = field(default_factory=dict)  # added when no predecessors are asked for
     single_source: bool = False         # runs one source per solver
     negative: bool = False              # takes negative weights
+    float64: str | None = None          # registry key for float64 graphs (float input's default)
+    float64_pred: str | None = None
+    float64_distance_params: dict = field(default_factory=dict)  # float64 and no predecessors
 
     def key(self, dtype, predecessors: bool) -> str | None:
-        kind = "int32" if str(dtype) == "int32" else "float32"
+        kind = str(np.dtype(dtype))
+        if kind not in WEIGHT_KINDS:
+            return None
         return getattr(self, f"{kind}_pred" if predecessors else kind)
 
-    def params_for(self, predecessors: bool) -> dict:
-        return self.params if predecessors else {**self.params, **self.distance_params}
+    def params_for(self, predecessors: bool, dtype=None) -> dict:
+        if predecessors:
+            return self.params
+        extra = self.float64_distance_params if dtype is not None and np.dtype(dtype) == np.float64 else {}
+        return {**self.params, **self.distance_params, **extra}
+
+    def refusal(self, dtype, predecessors: bool) -> str:
+        """Why this family cannot run ``dtype`` weights ('' when it can)."""
+        if self.key(dtype, predecessors) is not None:
+            return ""
+        what = "predecessor-recording method" if predecessors else "method"
+        can = [k for k in WEIGHT_KINDS if self.key(k, predecessors)]
+        return (f"family {self.name!r} has no {what} for {np.dtype(dtype)} weights (it has: "
+                f"{', '.join(can) or 'none'})")
 
     def method(self, dtype, predecessors: bool) -> registry.Method | None:
         key = self.key(dtype, predecessors)
@@ -38,14 +61,16 @@ class Family:
 
     @property
     def keys(self) -> set[str]:
-        return {k for k in (self.int32, self.float32, self.int32_pred, self.float32_pred) if k}
+        return {k for k in (self.int32, self.float32, self.float64, self.int32_pred, self.float32_pred,
+                            self.float64_pred) if k}
 
 
 def _both(name: str, description: str, all_pairs: bool, key: str, pred: str | None = None,
           **kw) -> Family:
-    """A family whose one method (and one predecessor variant) runs int32 and float32 graphs."""
-    return Family(name, description, all_pairs, int32=key, float32=key, int32_pred=pred,
-                  float32_pred=pred, **kw)
+    """A family whose one method (and one predecessor variant) runs int32, float32 and float64
+    graphs (kernel variants ``_i32``, ``_f32``, ``_f64``)."""
+    return Family(name, description, all_pairs, int32=key, float32=key, float64=key, int32_pred=pred,
+                  float32_pred=pred, float64_pred=pred, **kw)
 
 
 _NO_PARENTS = {"parents": False}  # the solver skips its predecessor pass (and the reverse CSR)
@@ -53,16 +78,20 @@ _DENSE = "all pairs on the dense matrix"
 _SSSP = "one shortest-path tree per source on the CSR graph"
 FAMILIES = {f.name: f for f in [
     Family("FW", f"Floyd-Warshall family, {_DENSE}: R-Kleene (pandey's algorithm, the fast "
-                 "path) for distances, tiled FW with parents (bodra) or blocked FW with an "
-                 "intermediate matrix (takafuji, float32)",
-           all_pairs=True, int32="fast:rkleene", float32="fast:rkleene",
-           int32_pred="bodra:fw_tiled_shared", float32_pred="takafuji:multi_paths"),
+                 "path) for distances, tiled FW with parents (bodra; int32 and float64) or blocked "
+                 "FW with an intermediate matrix (takafuji, float32)",
+           all_pairs=True, int32="fast:rkleene", float32="fast:rkleene", float64="fast:rkleene",
+           int32_pred="bodra:fw_tiled_shared", float32_pred="takafuji:multi_paths",
+           float64_pred="bodra:fw_tiled_shared"),
     _both("rkleene", f"R-Kleene in place over (min,+) products (pandey), {_DENSE}", True, "pandey:rkleene"),
     _both("rkleene_fast", f"R-Kleene near the (min,+) peak: 128-tile cp.async products, batched and "
                           f"split along k, FW leaves of 128 (issue [peak]), {_DENSE}", True, "fast:rkleene"),
-    _both("blocked_fw", f"blocked Floyd-Warshall, 3 kernels per round (takafuji; float32 inside, "
-                        f"int32 exact below 2**24), {_DENSE}", True, "takafuji:multi",
-          "takafuji:multi_paths"),
+    Family("blocked_fw", f"blocked Floyd-Warshall, 3 kernels per round: takafuji's float32 kernels "
+                         f"(int32 exact below 2**24), bodra's three-phase tiled kernels for float64, "
+                         f"{_DENSE}", all_pairs=True, int32="takafuji:multi", float32="takafuji:multi",
+           int32_pred="takafuji:multi_paths", float32_pred="takafuji:multi_paths",
+           float64="bodra:fw_tiled_shared", float64_pred="bodra:fw_tiled_shared",
+           float64_distance_params={"parents": False}),
     _both("D", f"SSSP-based, non-negative weights (SciPy's Dijkstra slot): okuyama's task-parallel "
                f"label-correcting kernel, {_SSSP}", False, "okuyama:task_parallel_shared_tuned",
           "okuyama:task_parallel_shared_paths"),
@@ -78,10 +107,9 @@ FAMILIES = {f.name: f for f in [
     _both("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows (project fast "
                           f"path for okuyama's APSP), {_SSSP}", False, "fast:multi_source",
           "fast:multi_source_paths"),
-    Family("BF", f"Bellman-Ford, stride + flag, early exit (bodra); negative weights, "
-                 f"negative-cycle detection; int32 only; {_SSSP}", all_pairs=False,
-           int32="bodra:bf_stride_flag", int32_pred="bodra:bf_stride_flag",
-           params={"mode": "early_exit"}, negative=True),
+    _both("BF", f"Bellman-Ford, stride + flag, early exit (bodra); negative weights, "
+                f"negative-cycle detection; {_SSSP}", False, "bodra:bf_stride_flag",
+          "bodra:bf_stride_flag", params={"mode": "early_exit"}, negative=True),
 ]}
 ALIASES = {"J": "BF", "johnson": "BF", "dijkstra": "D", "bellman_ford": "BF", "floyd_warshall": "FW"}
 HOST = "scipy"  # SciPy's csgraph on the host: the fallback, and a method of its own

@@ -9,10 +9,37 @@ turned into the project's :class:`Graph` with SciPy's conventions:
 * ``unweighted=True``: every edge weighs 1;
 * self loops: ignored when non-negative; a negative one is a negative cycle.
 
-Weights: whole numbers with ``|w| <= 2**30`` run in int32 (exact); other weights run in float32
-on the GPU (about 7 significant digits; :class:`PrecisionWarning`, once) and in float64 where
-SciPy runs them on the host. CuPy input stays on the device: the graph is built there, and
-results come back as CuPy arrays.
+Precision contract (the one place it is written down; README "Precision" shows it as a table).
+The ``dtype=`` keyword of ``shortest_path``, ``dijkstra``, ``bellman_ford`` and
+``floyd_warshall`` picks it; distances always come back float64 with ``np.inf``, as SciPy's.
+
+============================  =================================  ===================================
+weights given                 computed on the GPU in              exactness / refused
+============================  =================================  ===================================
+whole numbers, ``dtype=None``  int32 while every distance fits     exact
+                              ``INF_INT32 = 2**30 - 1`` (bound:
+                              :mod:`apsp_kernels.bounds`), else
+                              float64                             exact while the distance bound
+                                                                  (and, with negative weights,
+                                                                  ``(n + 1) * max|w|``) stays below
+                                                                  ``2**53``; above that refused:
+                                                                  no dtype holds those sums
+other floats, ``dtype=None``  float64 (SciPy's own precision)    equal to SciPy's distances within
+                                                                  summation-order rounding
+                                                                  (relative 1e-12)
+any, ``dtype=np.float64``     float64                             as above; integers of ``2**53`` or
+                                                                  more refused
+any, ``dtype=np.float32``     float32 (opt-in, the faster and    about 7 significant digits
+                              smaller kernels)                    (relative 1e-5); a weight that
+                                                                  would overflow to inf, or flush
+                                                                  to 0 / a subnormal in float32, is
+                                                                  refused (InputError naming it)
+============================  =================================  ===================================
+
+Nothing is flushed, overflowed or rounded silently: NaN, -inf and complex weights are refused;
+int64 weights above ``2**30`` run in float64 (exact, on the GPU and on the host alike). A
+:class:`Graph` passed in keeps its own dtype unless ``dtype=`` names another. CuPy input stays
+on the device: the graph is built there, and results come back as CuPy arrays.
 """
 from __future__ import annotations
 
@@ -24,11 +51,14 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..arrays import array_module
 from ..graph import Graph, csr_from_arcs
-from ..inf import MAX_WEIGHT_INT32
+from ..inf import FLOAT64_EXACT_INT, INF_INT32, MAX_WEIGHT_INT32
+
+DTYPES = (None, np.dtype(np.float32), np.dtype(np.float64))  # what ``dtype=`` takes
 
 
 class PrecisionWarning(UserWarning):
-    """Weights that are not whole numbers run in float32 on the GPU."""
+    """Kept for imports: float weights now run in float64 by default (float32 only with
+    ``dtype=np.float32``), so nothing emits this any more."""
 
 
 @dataclass(frozen=True)
@@ -55,35 +85,51 @@ class Prepared:
         return sp.csr_matrix((w, indices, indptr), shape=(g.n, g.n))
 
 
-def prepare(csgraph, directed: bool = True, unweighted: bool = False) -> Prepared:
-    """The input as a Graph (on the device for CuPy input); InputError for what cannot be one."""
+def prepare(csgraph, directed: bool = True, unweighted: bool = False, dtype=None) -> Prepared:
+    """The input as a Graph (on the device for CuPy input) of the dtype the precision contract
+    above gives; InputError for what cannot be one."""
+    dtype = checked_dtype(dtype)
     if isinstance(csgraph, Graph):
-        return Prepared(_from_graph(csgraph, directed, unweighted), csgraph.on_device)
+        return Prepared(settled(_from_graph(csgraph, directed, unweighted, dtype)), csgraph.on_device)
     if sp.issparse(csgraph):
         csgraph = csgraph.tocsr()  # once: COO duplicates summed, CSR duplicates kept
         if directed and not unweighted:
-            g = canonical_csr_graph(csgraph)
+            g = canonical_csr_graph(csgraph, dtype)
             if g is not None:
-                return Prepared(g, False)
-    return from_arcs(csgraph, directed, unweighted)
+                return Prepared(settled(g), False)
+    return from_arcs(csgraph, directed, unweighted, dtype)
 
 
-def from_arcs(csgraph, directed: bool, unweighted: bool) -> Prepared:
+def checked_dtype(dtype) -> np.dtype | None:
+    """``dtype=`` as given to the public functions: None, np.float32 or np.float64."""
+    if dtype is None:
+        return None
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        dt = None
+    if dt not in DTYPES[1:]:
+        raise InputError(f"dtype must be None (float64 for float weights, exact int32 or float64 for "
+                         f"whole numbers), np.float64 or np.float32 (the opt-in), got {dtype!r}")
+    return dt
+
+
+def from_arcs(csgraph, directed: bool, unweighted: bool, dtype=None) -> Prepared:
     """:func:`prepare` for any matrix: its arcs through :meth:`Graph.from_edges`."""
     if _is_cupyx_sparse(csgraph) or sp.issparse(csgraph):
         n, src, dst, w = _sparse_arcs(csgraph)
     else:
         n, src, dst, w = _dense_arcs(csgraph)
     xp = array_module(w)
-    dtype = np.int32 if unweighted else _weight_dtype(xp, w)
     if unweighted:
         w = xp.ones(len(w), dtype=np.int32)
-    g = Graph.from_edges(n, src, dst, w, dtype=dtype, name="csgraph", undirected=not directed)
-    rounded = dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
+    kind = weight_dtype(xp, w, dtype)
+    g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed))
+    rounded = g.dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
     return Prepared(g, xp is not np, (src, dst, w) if rounded else None)
 
 
-def canonical_csr_graph(a) -> Graph | None:
+def canonical_csr_graph(a, dtype=None) -> Graph | None:
     """A SciPy CSR matrix that is already what a Graph holds (sorted, unique columns per row, no
     self loop, finite weights that the graph's dtype holds exactly) as that Graph, without
     taking it apart into arcs; None for anything else, which :func:`from_arcs` takes."""
@@ -93,21 +139,62 @@ def canonical_csr_graph(a) -> Graph | None:
         return None
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
         return None
-    weights = w.astype(_weight_dtype(np, w))
-    if weights.dtype == np.float32 and bool((weights != w).any()):
-        return None  # rounded: from_arcs keeps the input's own weights for SciPy on the host
+    kind = weight_dtype(np, w, dtype)
+    if kind == np.float32:
+        return None  # the opt-in: from_arcs checks the weights and keeps the input's own for SciPy
+    weights = w.astype(kind)
+    if kind == np.float64:
+        weights += 0.0  # -0.0 -> 0.0, as Graph.from_edges
     g = Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
               meta={"undirected": False})
     return None if bool((g.sources_of_arcs == g.indices).any()) else g  # a self loop
 
 
-def _from_graph(g: Graph, directed: bool, unweighted: bool) -> Graph:
-    if directed and not unweighted:
+def _from_graph(g: Graph, directed: bool, unweighted: bool, dtype=None) -> Graph:
+    if directed and not unweighted and (dtype is None or dtype == g.dtype):
         return g
     xp = g.xp
     w = xp.ones(g.m, dtype=np.int32) if unweighted else g.weights
-    return Graph.from_edges(g.n, g.sources_of_arcs, g.indices, w, dtype=w.dtype, name=g.name,
+    return Graph.from_edges(g.n, g.sources_of_arcs, g.indices, w, dtype=dtype or w.dtype, name=g.name,
                             undirected=not directed, meta=g.meta)
+
+
+def settled(g: Graph) -> Graph:
+    """``g``, or for an int32 graph whose distances (or Bellman-Ford walks) could reach
+    ``INF_INT32``, the same arcs in float64: exact while those sums stay below ``2**53``, refused
+    above (no dtype the kernels have holds them)."""
+    if g.dtype == np.float32 or not g.m:
+        return g
+    if g.dtype == np.int32:
+        try:
+            g.check_int32_range("csgraph")
+            return g
+        except InputError:
+            pass
+        g = Graph(g.n, g.indptr, g.indices, g.weights.astype(np.float64), name=g.name,
+                  meta={**g.meta, "widened_from": "int32"})
+    if g.meta.get("widened_from") or _whole(g.xp, g.weights):
+        _check_float64_exact(g)
+    return g
+
+
+def _whole(xp, w) -> bool:
+    return bool((w == xp.round(w)).all())
+
+
+def _check_float64_exact(g: Graph) -> None:
+    """InputError when the whole-number weights of float64 graph ``g`` could sum to ``2**53``."""
+    a = abs(g.weights)
+    walks = (g.n + 1) * float(a.max()) if g.has_negative_weights else 0.0
+    if walks < FLOAT64_EXACT_INT and float(a.max()) * (g.n - 1) < FLOAT64_EXACT_INT:
+        return
+    bound = max(float(g.distance_bound), walks)  # exact path bound (int64 arithmetic)
+    if bound >= FLOAT64_EXACT_INT:
+        raise InputError(f"csgraph has whole-number weights (largest |w| = {float(a.max()):.17g}) whose "
+                         f"shortest paths may reach {bound:.6g} >= 2**53: int32 cannot hold those "
+                         f"distances and float64 stops being exact there, so no dtype of the kernels "
+                         f"holds them; rescale the weights, or pass float weights and accept rounding "
+                         f"(scipy.sparse.csgraph computes them in float64 likewise)")
 
 
 def _is_cupyx_sparse(x) -> bool:
@@ -155,12 +242,19 @@ def _dense_arcs(a):
     return n, rows, cols, a[rows, cols]
 
 
-def _weight_dtype(xp, w) -> np.dtype:
-    """int32 for whole numbers that fit the int32 convention, float32 otherwise."""
-    if not len(w) or w.dtype.kind in "biu":
-        if len(w) and float(abs(w.astype(np.float64)).max()) > MAX_WEIGHT_INT32:
-            raise InputError(f"csgraph has an integer weight above {MAX_WEIGHT_INT32} in magnitude; "
-                             f"rescale it or pass float weights")
+def weight_dtype(xp, w, dtype=None) -> np.dtype:
+    """The dtype the contract gives weights ``w``: ``dtype`` when one is asked for; else int32
+    for whole numbers that fit the int32 convention (:func:`settled` widens the graph when its
+    distances do not), float64 for every other weight."""
+    if dtype is not None:
+        return np.dtype(dtype)
+    if not len(w):
         return np.dtype(np.int32)
-    whole = bool((w == xp.round(w)).all()) and float(abs(w).max()) <= MAX_WEIGHT_INT32
-    return np.dtype(np.int32 if whole else np.float32)
+    if w.dtype.kind in "biu":
+        if w.dtype.kind == "u" and w.dtype.itemsize == 8 and int(w.max()) >= 2**63:
+            raise InputError(f"csgraph has an unsigned weight of {int(w.max())}, beyond 2**63 and "
+                             f"float64's exact integers; rescale the weights")
+        return np.dtype(np.int32 if float(abs(w.astype(np.float64)).max()) <= MAX_WEIGHT_INT32
+                        else np.float64)
+    fits = float(abs(w).max()) <= MAX_WEIGHT_INT32 and _whole(xp, w)
+    return np.dtype(np.int32 if fits else np.float64)

@@ -21,3 +21,4 @@ __device__ __forceinline__ void fw_step(T* d, int* pred, int n, long long ld, in
     }
 FW_PER_K(i32, int)
 FW_PER_K(f32, float)
+FW_PER_K(f64, double)

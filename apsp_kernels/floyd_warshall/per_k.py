@@ -9,11 +9,11 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
-from ..inf import inf_for
+from ..inf import KERNEL_SUFFIX, inf_for
 from ..solver import DenseInPlaceSolver
 
 _CU = gpu.cu_path(__file__, "per_k.cu")
-_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
+_SUFFIX = KERNEL_SUFFIX
 
 
 def initial_predecessors(cp, dense):

@@ -37,7 +37,7 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
-from ..inf import INF_INT32
+from ..inf import KERNEL_SUFFIX
 from ..solver import Solution, Solver
 from .per_k import FloydWarshallPerK
 
@@ -57,8 +57,9 @@ def host_matrices(graph, size: int):
     if size not in cache:
         cache.clear()
         src, dst, w = graph.dense_arcs
-        dist, parent, out_dist, out_parent = (_pinned((size, size)) for _ in range(4))
-        dist.fill(INF_INT32)
+        dist, out_dist = (_pinned((size, size), graph.dtype) for _ in range(2))
+        parent, out_parent = (_pinned((size, size), np.int32) for _ in range(2))
+        dist.fill(graph.inf)
         dist[src, dst] = w
         np.fill_diagonal(dist, 0)
         parent.fill(-1)
@@ -67,19 +68,23 @@ def host_matrices(graph, size: int):
     return cache[size]
 
 
-def _pinned(shape) -> np.ndarray:
+def _pinned(shape, dtype) -> np.ndarray:
     import cupyx
-    return cupyx.empty_pinned(shape, dtype=np.int32)
+    return cupyx.empty_pinned(shape, dtype=dtype)
 
 
 class DenseFW(Solver):
     """Dense distance + predecessor matrices on the GPU; subclasses implement ``compute``."""
 
     pad = 1  # the matrix side is rounded up to a multiple of this
+    float_kernels = False  # True where the .cu file stamps _f32 and _f64 variants too
 
     def __init__(self, graph, sources=None, parents=True, max_k=None, host_io=False):
         super().__init__(graph, sources)
-        graph.require_int32(type(self).__name__)
+        if not self.float_kernels:
+            graph.require_int32(type(self).__name__)
+        self.dtype = np.dtype(graph.dtype)
+        self.suffix = KERNEL_SUFFIX[self.dtype]
         if max_k is not None and int(max_k) < 0:
             raise InputError(f"{type(self).__name__}: max_k must be >= 0")
         self.parents = bool(parents)
@@ -94,15 +99,16 @@ class DenseFW(Solver):
         return np.int64(self.size)
 
     def matrix_bytes(self) -> int:
-        return self.size * self.size * 4
+        return self.size * self.size * self.dtype.itemsize
 
     def bytes_needed(self) -> int:
-        return self.matrix_bytes() * (1 + self.parents) + 12 * self.graph.m
+        return self.matrix_bytes() + self.size * self.size * 4 * self.parents + \
+            (8 + self.dtype.itemsize) * self.graph.m
 
     def setup(self):
         cp = self.cp = gpu.cupy()
         shape = (self.size, self.size)
-        self.d = cp.empty(shape, dtype=cp.int32)
+        self.d = cp.empty(shape, dtype=self.dtype)
         self.pred = cp.empty(shape, dtype=cp.int32) if self.parents else None
         if self.host_io:
             self._upload()
@@ -125,7 +131,7 @@ class DenseFW(Solver):
             self._upload()
         else:
             cp = self.cp
-            self.d.fill(INF_INT32)
+            self.d.fill(self.graph.inf)
             self.d[self.arc_src, self.arc_dst] = self.arc_w
             cp.fill_diagonal(self.d, 0)
             if self.parents:

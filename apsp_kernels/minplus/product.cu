@@ -19,6 +19,7 @@ template <typename T> __device__ __forceinline__ T dmin(T a, T b) { return b < a
 template <typename T> struct vec4_of;
 template <> struct vec4_of<int> { typedef int4 type; };
 template <> struct vec4_of<float> { typedef float4 type; };
+template <> struct vec4_of<double> { typedef apsp_double4 type; };
 
 // ---------------------------------------------------------------------------------------------
 // Paper-faithful product (Fig. 10 with local-memory tiles): one thread per output entry, a
@@ -225,3 +226,4 @@ __device__ __forceinline__ void minplus_peak(T* out, int iters, T b, T c) {
 
 PANDEY_KERNELS(i32, int)
 PANDEY_KERNELS(f32, float)
+PANDEY_KERNELS(f64, double)

@@ -23,11 +23,11 @@ import numpy as np
 
 from .. import gpu, timing
 from ..errors import InputError
-from ..inf import inf_for
+from ..inf import KERNEL_SUFFIX, inf_for
 from ..solver import DenseInPlaceSolver
 
 CU = gpu.cu_path(__file__, "product.cu")
-SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
+SUFFIX = KERNEL_SUFFIX
 PRODUCT_KERNELS = ("tiled", "blocked")
 PRODUCTS = PRODUCT_KERNELS + ("fast",)  # "fast": product_fast.py (issue [peak])
 TILE = 16          # tiled kernel: block 16 x 16, one output entry per thread
@@ -92,7 +92,7 @@ def reference_product(mat: np.ndarray, product: Product) -> np.ndarray:
     if mat.dtype == np.int32:
         best = np.where(np.isfinite(best), np.minimum(best, inf), inf)
         return np.minimum(x, best.astype(np.int64)).astype(np.int32)
-    return np.minimum(x, best.astype(np.float32))
+    return np.minimum(x, best.astype(mat.dtype))
 
 
 def blocked_variant(m: int, p: int, sm_count: int) -> str:
@@ -134,7 +134,7 @@ class Launcher:
             raise InputError("the matrix must be 2-D with unit column stride (row-major rows)")
         dtype = np.dtype(mat.dtype)
         if dtype not in SUFFIX:
-            raise InputError(f"distances are int32 or float32, not {dtype}")
+            raise InputError(f"distances are int32, float32 or float64, not {dtype}")
         self.mat = mat
         self.ld = mat.strides[0] // mat.itemsize
         self.product = product
@@ -282,7 +282,7 @@ def measure_peak(dtype=np.int32, iters: int = 8192, repeats: int = 5) -> dict:
     blocks = 8 * (gpu.device_info()["sm_count"] or 1)
     threads = 256
     out = cp.zeros(1, dtype=dtype)
-    b, c = (np.int32(3), np.int32(5)) if dtype == np.int32 else (np.float32(3), np.float32(5))
+    b, c = dtype.type(3), dtype.type(5)
     args = (out, np.int32(iters), b, c)
     times = timing.time_gpu(lambda: kernel((blocks,), (threads,), args), repeats, warmup=1)
     ms = float(np.median(times))

@@ -24,6 +24,7 @@ typedef long long i64;
 template <typename T> struct vec4_t;
 template <> struct vec4_t<int> { typedef int4 type; };
 template <> struct vec4_t<float> { typedef float4 type; };
+template <> struct vec4_t<double> { typedef apsp_double4 type; };
 
 template <typename T> __device__ __forceinline__ T lane(const typename vec4_t<T>::type& v, int i) {
     return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
@@ -51,16 +52,17 @@ template <int N> __device__ __forceinline__ void copy_wait() {
 }
 
 // ---------------------------------------------------------------------------- configuration
-template <int BM_, int BN_, int TM_, int TN_, int BK_, int STAGES_, int KG_ = 4>
+template <int BM_, int BN_, int TM_, int TN_, int BK_, int STAGES_, int KG_ = 4, int VE_ = 4>
 struct Cfg {
     static constexpr int BM = BM_, BN = BN_, TM = TM_, TN = TN_, BK = BK_, STAGES = STAGES_;
-    static constexpr int KG = KG_;  // k values of Y per shared load (4: 128-bit, 2: 64-bit)
+    static constexpr int KG = KG_;  // k values of Y per shared load (4: 128-bit, 2: 64-bit or double2)
+    static constexpr int VE = VE_;  // elements per 16-byte copy: 4 (int, float) or 2 (double)
     static constexpr int TX = BN / TN, TY = BM / TM, THREADS = TX * TY;
     static constexpr int YLD = BK + 4;  // 16-byte rows; 8 consecutive rows start in 8 bank groups
     static constexpr int ZLD = BN;
     static constexpr int YSIZE = BM * YLD, ZSIZE = BK * ZLD, STAGE = YSIZE + ZSIZE;
     static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0 && (KG == 2 || KG == 4), "vectors");
-    static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "whole copies");
+    static_assert((BM * BK / VE) % THREADS == 0 && (BK * BN / VE) % THREADS == 0, "whole copies");
 };
 
 // micro-tile entry u of thread t (of `span` threads along that side): 4-wide groups span apart
@@ -96,15 +98,15 @@ __device__ __forceinline__ void load_slice(T* stage, const T* mat, i64 ld, const
     T* zs = stage + C::YSIZE;
     const int tid = threadIdx.x;
     if (!CHECKED) {
-        constexpr int YV = C::BK / 4, ZV = C::BN / 4;  // 16-byte chunks per row
+        constexpr int YV = C::BK / C::VE, ZV = C::BN / C::VE;  // 16-byte chunks per row
 #pragma unroll
         for (int r = 0; r < C::BM * YV / C::THREADS; ++r) {
-            const int c = tid + r * C::THREADS, row = c / YV, col = (c % YV) * 4;
+            const int c = tid + r * C::THREADS, row = c / YV, col = (c % YV) * C::VE;
             copy16(ys + row * C::YLD + col, mat + (i64)(yr + i0 + row) * ld + yc + k0 + col);
         }
 #pragma unroll
         for (int r = 0; r < C::BK * ZV / C::THREADS; ++r) {
-            const int c = tid + r * C::THREADS, row = c / ZV, col = (c % ZV) * 4;
+            const int c = tid + r * C::THREADS, row = c / ZV, col = (c % ZV) * C::VE;
             copy16(zs + row * C::ZLD + col, mat + (i64)(zr + k0 + row) * ld + zc + j0 + col);
         }
     } else {
@@ -127,6 +129,8 @@ template <> struct vec_t<int, 4> { typedef int4 type; };
 template <> struct vec_t<float, 4> { typedef float4 type; };
 template <> struct vec_t<int, 2> { typedef int2 type; };
 template <> struct vec_t<float, 2> { typedef float2 type; };
+template <> struct vec_t<double, 4> { typedef apsp_double4 type; };
+template <> struct vec_t<double, 2> { typedef double2 type; };
 template <typename T, int N> struct Vec {
     T e[N];
     __device__ __forceinline__ void load(const T* s) {
@@ -322,10 +326,17 @@ __device__ __forceinline__ void fw_leaf(T* mat, i64 ld, int r0) {
 // ---------------------------------------------------------------------------- kernels
 // Configurations (the wrapper's VARIANTS table mirrors them): name, BM, BN, TM, TN, BK, STAGES,
 // CTAs per SM for __launch_bounds__.
+// float64 (same names, the wrapper's VARIANTS_F64): 8 x 8 micro-tiles of doubles are 128 registers
+// of accumulators, so one CTA of 256 threads per SM; k-slices of 8 (16) doubles keep the 3-4
+// stages within shared memory; Y is read two k at a time (one double2 load per row).
 typedef Cfg<128, 128, 8, 8, 16, 3> CfgT128;
 typedef Cfg<128, 128, 8, 8, 16, 4> CfgT128s4;
 typedef Cfg<128, 128, 8, 8, 32, 3> CfgT128k32;
 typedef Cfg<64, 64, 4, 4, 16, 3> CfgT64;
+typedef Cfg<128, 128, 8, 8, 8, 3, 2, 2> CfgD128;
+typedef Cfg<128, 128, 8, 8, 8, 4, 2, 2> CfgD128s4;
+typedef Cfg<128, 128, 8, 8, 16, 3, 2, 2> CfgD128k16;
+typedef Cfg<64, 64, 4, 4, 8, 3, 2, 2> CfgD64;
 
 #define MINPLUS_ARGS(T) T* mat, i64 ld, int xr, int xc, int yr, int yc, int zr, int zc, int m, int p, int q
 #define MINPLUS_PASS mat, ld, xr, xc, yr, yc, zr, zc, m, p, q
@@ -340,20 +351,21 @@ typedef Cfg<64, 64, 4, 4, 16, 3> CfgT64;
         task_product<T, CFG>(mat, ld, tasks);                                                      \
     }
 
-#define FAST_KERNELS(SUFFIX, T)                                                                    \
-    FAST_VARIANT(t128, CfgT128, 2, SUFFIX, T)                                                      \
-    FAST_VARIANT(t128s4, CfgT128s4, 2, SUFFIX, T)                                                  \
-    FAST_VARIANT(t128k32, CfgT128k32, 2, SUFFIX, T)                                                \
-    FAST_VARIANT(t128r1, CfgT128, 1, SUFFIX, T)                                                    \
-    FAST_VARIANT(t64, CfgT64, 3, SUFFIX, T)                                                        \
-    extern "C" __global__ void __launch_bounds__(CfgT64::THREADS)                                  \
+#define FAST_KERNELS(SUFFIX, T, C128, C128S4, C128K, C64, MINB, MINB64)                           \
+    FAST_VARIANT(t128, C128, MINB, SUFFIX, T)                                                      \
+    FAST_VARIANT(t128s4, C128S4, MINB, SUFFIX, T)                                                  \
+    FAST_VARIANT(t128k32, C128K, MINB, SUFFIX, T)                                                  \
+    FAST_VARIANT(t128r1, C128, 1, SUFFIX, T)                                                       \
+    FAST_VARIANT(t64, C64, MINB64, SUFFIX, T)                                                      \
+    extern "C" __global__ void __launch_bounds__(C64::THREADS)                                     \
         minplus_fast_checked_##SUFFIX(MINPLUS_ARGS(T)) {                                           \
-        tile_product<T, CfgT64, true>(MINPLUS_PASS, blockIdx.y * CfgT64::BM, blockIdx.x * CfgT64::BN, false); \
+        tile_product<T, C64, true>(MINPLUS_PASS, blockIdx.y * C64::BM, blockIdx.x * C64::BN, false); \
     }                                                                                              \
     extern "C" __global__ void __launch_bounds__(256)                                              \
         fw_leaf128_##SUFFIX(T* mat, i64 ld, int r0) { fw_leaf<T, 128>(mat, ld, r0); }               \
     extern "C" __global__ void __launch_bounds__(64)                                               \
         fw_leaf64_##SUFFIX(T* mat, i64 ld, int r0) { fw_leaf<T, 64>(mat, ld, r0); }
 
-FAST_KERNELS(i32, int)
-FAST_KERNELS(f32, float)
+FAST_KERNELS(i32, int, CfgT128, CfgT128s4, CfgT128k32, CfgT64, 2, 3)
+FAST_KERNELS(f32, float, CfgT128, CfgT128s4, CfgT128k32, CfgT64, 2, 3)
+FAST_KERNELS(f64, double, CfgD128, CfgD128s4, CfgD128k16, CfgD64, 1, 2)

@@ -55,7 +55,24 @@ VARIANTS = {
     "t64": Variant(64, 64, 16, 3, 256),        # 4 x 4 micro-tiles, for small outputs
 }
 CHECKED = Variant(64, 64, 16, 3, 256)
+# float64 kernels of the same names (CfgD* in product_fast.cu): k-slices half as long, so that
+# 3-4 stages of 8-byte entries fit; 8 x 8 double micro-tiles take one CTA per SM
+VARIANTS_F64 = {
+    "t128": Variant(128, 128, 8, 3, 256),
+    "t128s4": Variant(128, 128, 8, 4, 256),
+    "t128k32": Variant(128, 128, 16, 3, 256),
+    "t128r1": Variant(128, 128, 8, 3, 256),
+    "t64": Variant(64, 64, 8, 3, 256),
+}
+CHECKED_F64 = Variant(64, 64, 8, 3, 256)
 DEFAULT_VARIANT = "t128"
+
+
+def variants_for(dtype) -> tuple[dict, Variant]:
+    """(VARIANTS, CHECKED) of the kernels for distances of ``dtype``."""
+    if np.dtype(dtype) == np.float64:
+        return VARIANTS_F64, CHECKED_F64
+    return VARIANTS, CHECKED
 
 
 def pad_to(n: int, multiple: int = PAD) -> int:
@@ -98,23 +115,24 @@ class FastLauncher(Launcher):
         if variant not in VARIANTS:
             raise InputError(f"fast product variant must be one of {tuple(VARIANTS)}, got {variant!r}")
         self.product, self.variant, self.split_k = "fast", variant, bool(split_k)
+        self.variants, self.checked_variant = variants_for(self.dtype)
         module = gpu.load_module(CU)
         sfx = SUFFIX[self.dtype]
         self.fast = {k: module.get_function(f"minplus_fast_{k}_{sfx}") for k in VARIANTS}
         self.tasked = {k: module.get_function(f"minplus_tasks_{k}_{sfx}") for k in VARIANTS}
         self.checked = module.get_function(f"minplus_fast_checked_{sfx}")
         self.leaves = {b: module.get_function(f"fw_leaf{b}_{sfx}") for b in LEAVES}
-        for name, v in VARIANTS.items():
+        for name, v in self.variants.items():
             for fn in (self.fast[name], self.tasked[name]):
                 fn.max_dynamic_shared_size_bytes = v.shared_bytes(self.dtype.itemsize)
-        self.checked.max_dynamic_shared_size_bytes = CHECKED.shared_bytes(self.dtype.itemsize)
+        self.checked.max_dynamic_shared_size_bytes = self.checked_variant.shared_bytes(self.dtype.itemsize)
         self.tables: list = []  # device task tables, alive as long as the launches
         self.stats.update(variant=variant, split_k=self.split_k, batches=0, split_products=0)
 
     def choose(self, prs, split: bool = True) -> str:
         """The variant for a launch of ``prs``: the 128-tile one while its tiles (times the
         k-chunks :meth:`splits` would cut) fill the SMs, else ``t64``."""
-        big = VARIANTS[self.variant]
+        big = self.variants[self.variant]
         if all(aligned(self.mat, pr, big) for pr in prs) and \
                 sum(big.tiles(pr.m, pr.p) for pr in prs) * (self.splits(prs, big) if split else 1) >= self.sm_count:
             return self.variant
@@ -133,10 +151,10 @@ class FastLauncher(Launcher):
         if variant is not None and variant not in VARIANTS:
             raise InputError(f"fast product variant must be one of {tuple(VARIANTS)}, got {variant!r}")
         name = variant or self.choose([pr], split=False)
-        if aligned(self.mat, pr, VARIANTS[name]):
-            v, fn, kernel = VARIANTS[name], self.fast[name], name
+        if aligned(self.mat, pr, self.variants[name]):
+            v, fn, kernel = self.variants[name], self.fast[name], name
         else:
-            v, fn, kernel = CHECKED, self.checked, "checked"
+            v, fn, kernel = self.checked_variant, self.checked, "checked"
         i32 = np.int32
         args = (self.mat, np.int64(self.ld), i32(pr.x[0]), i32(pr.x[1]), i32(pr.y[0]), i32(pr.y[1]),
                 i32(pr.z[0]), i32(pr.z[1]), i32(pr.m), i32(pr.p), i32(pr.q))
@@ -161,13 +179,13 @@ class FastLauncher(Launcher):
         prs = list(prs)
         for i, pr in enumerate(prs):
             check_views(pr, self.mat.shape[0], self.mat.shape[1])
-            if not aligned(self.mat, pr, VARIANTS["t64"]):
+            if not aligned(self.mat, pr, self.variants["t64"]):
                 raise InputError(f"batched products need 64-multiples and 16-byte aligned views, got {pr}; "
                                  "pad the matrix (pad_to) or use add_product")
             if any(not independent(pr, other) for other in prs[:i]):
                 raise InputError(f"products in one batch must be independent: {pr} overlaps another")
         name = self.choose(prs)
-        v = VARIANTS[name]
+        v = self.variants[name]
         s = self.splits(prs, v)
         tasks = []
         for pr in prs:
@@ -219,8 +237,9 @@ def measure_product(n: int = 4096, dtype=np.int32, variant: str = DEFAULT_VARIAN
     cp = gpu.cupy()
     dtype = np.dtype(dtype)
     if dtype not in SUFFIX:
-        raise InputError(f"distances are int32 or float32, not {dtype}")
-    if n < 1 or n % VARIANTS[variant].bm or n % VARIANTS[variant].bn:
+        raise InputError(f"distances are int32, float32 or float64, not {dtype}")
+    table = variants_for(dtype)[0]
+    if n < 1 or n % table[variant].bm or n % table[variant].bn:
         raise InputError(f"measure_product: n must be a positive multiple of the {variant} tile, got {n}")
     gpu.require_memory(3 * n * n * dtype.itemsize, f"measure_product n={n}")
     mat = cp.empty((3 * n, n), dtype=dtype)  # X, Y, Z stacked: rows 0..n, n..2n, 2n..3n
@@ -229,7 +248,7 @@ def measure_product(n: int = 4096, dtype=np.int32, variant: str = DEFAULT_VARIAN
     mat[:n] = inf_for(dtype)
     launcher = FastLauncher(mat, variant)
     pr = Product((0, 0), (n, 0), (2 * n, 0), n, n, n)
-    if not aligned(mat, pr, VARIANTS[variant]):
+    if not aligned(mat, pr, table[variant]):
         raise InputError(f"measure_product: n={n} does not give whole {variant} tiles")
     launcher.add_product(pr, variant)
     times = timing.time_gpu(launcher.issue, repeats, warmup)

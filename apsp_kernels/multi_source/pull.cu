@@ -20,6 +20,17 @@
 template <typename T> struct vec4_of;
 template <> struct vec4_of<int> { typedef int4 type; };
 template <> struct vec4_of<float> { typedef float4 type; };
+template <> struct vec4_of<double> { typedef apsp_double4 type; };
+
+// __ldcg of four distances: one 16-byte load, or two for doubles
+template <typename V> __device__ __forceinline__ V ldcg4(const V* p) { return __ldcg(p); }
+template <> __device__ __forceinline__ apsp_double4 ldcg4<apsp_double4>(const apsp_double4* p) {
+    const double2 a = __ldcg(reinterpret_cast<const double2*>(p));
+    const double2 b = __ldcg(reinterpret_cast<const double2*>(p) + 1);
+    apsp_double4 r;
+    r.x = a.x; r.y = a.y; r.z = b.x; r.w = b.y;
+    return r;
+}
 
 template <typename V, typename T>
 __device__ __forceinline__ V splat(T x) { V r; r.x = x; r.y = x; r.z = x; r.w = x; return r; }
@@ -87,13 +98,13 @@ __device__ void ms_sweep(const int* __restrict__ indptr, const int* __restrict__
                     pull &= pull - 1;
                     const int uj = __shfl_sync(FULL_MASK, u, j);
                     const T wj = __shfl_sync(FULL_MASK, w, j);
-                    if (on) add_min4<T, V>(acc, __ldcg(reinterpret_cast<const V*>(D + (long long)uj * KP + col)), wj);
+                    if (on) add_min4<T, V>(acc, ldcg4(reinterpret_cast<const V*>(D + (long long)uj * KP + col)), wj);
                 }
             }
             bool lower = false;
             if (on) {
                 V* row = reinterpret_cast<V*>(D + (long long)v * KP + col);
-                V dv = __ldcg(row);
+                V dv = ldcg4(row);
                 lower = acc.x < dv.x || acc.y < dv.y || acc.z < dv.z || acc.w < dv.w;
                 if (lower) {
                     dv.x = min(dv.x, acc.x);
@@ -154,3 +165,4 @@ __device__ void ms_pred(const int* __restrict__ rindptr, const int* __restrict__
 
 MS_KERNELS(i32, int)
 MS_KERNELS(f32, float)
+MS_KERNELS(f64, double)

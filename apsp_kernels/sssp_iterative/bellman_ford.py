@@ -25,8 +25,10 @@ Modes (``mode``):
 When all |V|-1 iterations ran without converging, one more kernel checks whether an arc can
 still be relaxed; if so a negative cycle is reachable and :class:`NegativeCycleError` is raised.
 
-INF: the author's code stores ``INT_MAX`` and tests ``prevDistance[i] != INF`` before adding a
-weight (``INT_MAX + w`` would overflow). We use the project's sentinel ``INF_INT32 = 2**30 - 1``
+Weights: int32, float32 or float64 (kernel suffixes ``_i32``, ``_f32``, ``_f64``); the float
+variants keep +inf for unreachable vertices and lower distances with a compare-and-swap loop
+(negative values do not order as their bit patterns). INF: the author's code stores
+``INT_MAX`` and tests ``prevDistance[i] != INF`` before adding a weight (``INT_MAX + w`` would overflow). We use the project's sentinel ``INF_INT32 = 2**30 - 1``
 (:mod:`apsp_kernels.inf`): an unreached vertex still never relaxes its arcs (``prev[i] >= INF``
 is tested), and any ``dist + w`` stays inside int32: :meth:`Graph.check_int32_range` refuses,
 before anything runs, a graph whose distances or walk lengths could reach ``2**30 - 1``.
@@ -37,7 +39,7 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError, NegativeCycleError
-from ..inf import INF_INT32
+from ..inf import KERNEL_SUFFIX
 from ..solver import Solution, Solver
 from .tree import tree_predecessors
 
@@ -66,7 +68,6 @@ class BellmanFordGPU(Solver):
                  max_iterations=None, check_every=16, threads=1024, blocks=None):
         super().__init__(graph, sources)
         name = f"BellmanFordGPU[{variant}]"
-        graph.require_int32(name)
         if variant not in VARIANTS:
             raise InputError(f"{name}: variant must be one of {VARIANTS}")
         if mode not in MODES:
@@ -88,28 +89,30 @@ class BellmanFordGPU(Solver):
 
     def bytes_needed(self) -> int:
         n, m, k = self.graph.n, self.graph.m, len(self.sources)
-        csr = 2 * (4 * (n + 1) + 8 * m)          # forward + reverse CSR
-        work = 4 * 3 * n + n + 4 * self.check_every + 4
-        return csr + work + 2 * 4 * k * n
+        item = self.graph.dtype.itemsize
+        csr = 2 * (4 * (n + 1) + (4 + item) * m)  # forward + reverse CSR
+        work = (2 * item + 4) * n + n + 4 * self.check_every + 4
+        return csr + work + (item + 4) * k * n
 
     def setup(self):
         cp = self.cp = gpu.cupy()
         g, rev = self.graph, self.graph.reverse
         mod = gpu.load_module(_CU)
-        self.k_relax = mod.get_function(f"bf_relax_{self.variant}")
-        self.k_update = mod.get_function(f"bf_update_{self.variant}")
-        self.k_parent = mod.get_function("bf_parent")
-        self.k_check = mod.get_function("bf_find_relaxable")
+        sfx = KERNEL_SUFFIX[g.dtype]
+        self.k_relax = mod.get_function(f"bf_relax_{self.variant}_{sfx}")
+        self.k_update = mod.get_function(f"bf_update_{self.variant}_{sfx}")
+        self.k_parent = mod.get_function(f"bf_parent_{sfx}")
+        self.k_check = mod.get_function(f"bf_find_relaxable_{sfx}")
         self.indptr, self.indices, self.weights = (cp.asarray(a) for a in (g.indptr, g.indices, g.weights))
         self.rindptr, self.rindices, self.rweights = (cp.asarray(a) for a in (rev.indptr, rev.indices, rev.weights))
         n = g.n
-        self.prev = cp.empty(n, dtype=cp.int32)
-        self.dist = cp.empty(n, dtype=cp.int32)
+        self.prev = cp.empty(n, dtype=g.dtype)
+        self.dist = cp.empty(n, dtype=g.dtype)
         self.pred = cp.empty(n, dtype=cp.int32)
         self.flag = cp.zeros(n, dtype=cp.uint8)
         self.changed = cp.zeros(self.check_every, dtype=cp.int32)
         self.found = cp.zeros(1, dtype=cp.int32)
-        self.out_dist = cp.empty((len(self.sources), n), dtype=cp.int32)
+        self.out_dist = cp.empty((len(self.sources), n), dtype=g.dtype)
         self.out_pred = cp.empty((len(self.sources), n), dtype=cp.int32)
         nn = np.int32(n)
         csr = (self.indptr, self.indices, self.weights)
@@ -138,9 +141,9 @@ class BellmanFordGPU(Solver):
 
     def _run_source(self, s: int, row: int):
         grid, block = (self.blocks,), (self.threads,)
-        self.prev.fill(INF_INT32)
+        self.prev.fill(self.graph.inf)
         self.prev[s] = 0
-        self.dist.fill(INF_INT32)
+        self.dist.fill(self.graph.inf)
         self.dist[s] = 0
         if self.variant == "stride_flag":
             self.flag.fill(0)

@@ -71,3 +71,4 @@ __device__ void harish_check(unsigned char* mask, T* cost, const T* updated, int
     }
 HARISH_KERNELS(i32, int)
 HARISH_KERNELS(f32, float)
+HARISH_KERNELS(f64, double)

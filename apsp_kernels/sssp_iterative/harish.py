@@ -22,19 +22,20 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
+from ..inf import KERNEL_SUFFIX
 from ..solver import Solution, Solver
 
 _CU = gpu.cu_path(__file__, "harish.cu")
-SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
+SUFFIX = KERNEL_SUFFIX
 WORD = 4
 
 
 def kernel_suffix(graph, method: str) -> str:
-    """``i32``/``f32`` for the graph's weights, or InputError naming ``method``."""
+    """``i32``/``f32``/``f64`` for the graph's weights, or InputError naming ``method``."""
     try:
         return SUFFIX[np.dtype(graph.dtype)]
     except KeyError:
-        raise InputError(f"{method} takes int32 or float32 weights, not {graph.dtype}") from None
+        raise InputError(f"{method} takes int32, float32 or float64 weights, not {graph.dtype}") from None
 
 
 def paper_memory_words(n: int, m: int) -> int:

@@ -11,6 +11,7 @@
 
 __device__ __forceinline__ int dmin(int a, int b) { return min(a, b); }
 __device__ __forceinline__ float dmin(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double dmin(double a, double b) { return fmin(a, b); }
 
 // Lanes of the calling thread's group of G within its warp.
 template <int G>
@@ -92,3 +93,4 @@ __device__ __forceinline__ void spmv_pred(const int* __restrict__ colptr, const 
 
 SPMV_ALL_GROUPS(i32, int)
 SPMV_ALL_GROUPS(f32, float)
+SPMV_ALL_GROUPS(f64, double)

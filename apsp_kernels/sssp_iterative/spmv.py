@@ -19,11 +19,12 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
+from ..inf import KERNEL_SUFFIX
 from ..solver import Solution, Solver
 from .tree import tree_predecessors
 
 _CU = gpu.cu_path(__file__, "spmv.cu")
-_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
+_SUFFIX = KERNEL_SUFFIX
 GROUPS = (1, 2, 4, 8, 16, 32)
 
 
@@ -57,7 +58,7 @@ class SpmvSSSP(Solver):
         if len(self.sources) != 1:
             raise InputError(f"{name} is single-source; got {len(self.sources)} sources")
         if graph.dtype not in _SUFFIX:
-            raise InputError(f"{name}: weights must be int32 or float32, not {graph.dtype}")
+            raise InputError(f"{name}: weights must be int32, float32 or float64, not {graph.dtype}")
         self.source = int(self.sources[0])
         self.group = auto_group(graph.n, graph.m) if group == "auto" else int(group)
         if self.group not in GROUPS:

@@ -13,7 +13,8 @@
 // MPMC ring (per-slot sequence numbers); a block with room takes up to `grab` items from the ring. `pending` counts queued and
 // in-flight items; it is raised before an item becomes visible to other blocks and lowered after
 // the item's children are counted, so it reads 0 only when every distance is final.
-// Non-negative weights only: int32 d < 2^30 and float32 bits <= +inf both fit in 31 bits.
+// Non-negative weights only: int32 d < 2^30 and float32 bits <= +inf both fit in 31 bits (a
+// 32-bit key); float64 bits <= +inf fit in 63 (a 64-bit key, wl_key<double>::K).
 #include "common.cuh"
 
 #define WL_THREADS 256
@@ -26,15 +27,25 @@ typedef unsigned long long u64;
 
 template <typename T> struct wl_key;
 template <> struct wl_key<int> {
+    typedef unsigned K;
     static __device__ __forceinline__ unsigned encode(int d) { return (unsigned)d << 1; }
     static __device__ __forceinline__ int decode(unsigned k) { return (int)(k >> 1); }
 };
 template <> struct wl_key<float> {
+    typedef unsigned K;
     static __device__ __forceinline__ unsigned encode(float d) { return __float_as_uint(d) << 1; }
     static __device__ __forceinline__ float decode(unsigned k) { return __uint_as_float(k >> 1); }
 };
+template <> struct wl_key<double> {
+    typedef unsigned long long K;
+    static __device__ __forceinline__ K encode(double d) { return (K)__double_as_longlong(d) << 1; }
+    static __device__ __forceinline__ double decode(K k) { return __longlong_as_double((long long)(k >> 1)); }
+};
 
 __device__ __forceinline__ unsigned load_fresh(const unsigned* p) { return *(const volatile unsigned*)p; }
+__device__ __forceinline__ unsigned long long load_fresh(const unsigned long long* p) {
+    return *(const volatile unsigned long long*)p;
+}
 
 // ---------------------------------------------------------------------------- the global ring
 // Vyukov's bounded queue: slot i is free for ticket t when seq[i] == t, full when seq[i] == t + 1.
@@ -86,22 +97,22 @@ __device__ __forceinline__ void push(int u, int* nxt, int* n_nxt, int* pending, 
 }
 
 // Lower key[u] to cand (when it is strictly smaller); true when this call enqueued u.
-template <typename T>
-__device__ __forceinline__ bool lower(unsigned* key, int u, unsigned ck, unsigned seen, u64& updates) {
-    while ((ck | 1u) < seen) {
-        const unsigned prev = atomicCAS(key + u, seen, ck);
+template <typename T, typename K = typename wl_key<T>::K>
+__device__ __forceinline__ bool lower(K* key, int u, K ck, K seen, u64& updates) {
+    while ((ck | (K)1) < seen) {
+        const K prev = atomicCAS(key + u, seen, ck);
         if (prev == seen) {
             ++updates;
-            return seen & 1u;
+            return seen & (K)1;
         }
         seen = prev;
     }
     return false;
 }
 
-template <typename T>
+template <typename T, typename K = typename wl_key<T>::K>
 __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ indices,
-                        const T* __restrict__ weights, unsigned* key, T* dist, u64* ctl, int* pending,
+                        const T* __restrict__ weights, K* key, T* dist, u64* ctl, int* pending,
                         u64* seq, int* slots, u64 mask, u64* stats, int n, int source, int keep, int grab,
                         int chain) {
     __shared__ int cur[WL_THREADS];
@@ -129,13 +140,13 @@ __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ 
             int v = cur[tid];
             for (int hop = 1;; ++hop) {  // a thread follows the first child it queued, up to `chain` hops
                 const int beg = indptr[v], end = indptr[v + 1];
-                const T d = wl_key<T>::decode(atomicOr(key + v, 1u));
+                const T d = wl_key<T>::decode(atomicOr(key + v, (K)1));
                 ++pops;
                 arcs += end - beg;
                 int next = -1;
                 for (int e0 = beg; e0 < end; e0 += WL_BATCH) {
                     int u[WL_BATCH];
-                    unsigned ck[WL_BATCH], seen[WL_BATCH];
+                    K ck[WL_BATCH], seen[WL_BATCH];
                     bool live[WL_BATCH];
 #pragma unroll
                     for (int j = 0; j < WL_BATCH; ++j) {
@@ -146,12 +157,12 @@ __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ 
                         ck[j] = wl_key<T>::encode(cand);
                     }
 #pragma unroll
-                    for (int j = 0; j < WL_BATCH; ++j) seen[j] = live[j] ? load_fresh(key + u[j]) : 0u;
-                    unsigned prev[WL_BATCH];
+                    for (int j = 0; j < WL_BATCH; ++j) seen[j] = live[j] ? load_fresh(key + u[j]) : (K)0;
+                    K prev[WL_BATCH];
 #pragma unroll
                     for (int j = 0; j < WL_BATCH; ++j) {  // every CAS in flight before any result is used
-                        live[j] = live[j] && (ck[j] | 1u) < seen[j];
-                        prev[j] = live[j] ? atomicCAS(key + u[j], seen[j], ck[j]) : 0u;
+                        live[j] = live[j] && (ck[j] | (K)1) < seen[j];
+                        prev[j] = live[j] ? atomicCAS(key + u[j], seen[j], ck[j]) : (K)0;
                     }
 #pragma unroll
                     for (int j = 0; j < WL_BATCH; ++j) {
@@ -159,7 +170,7 @@ __device__ void wl_sssp(const int* __restrict__ indptr, const int* __restrict__ 
                         bool queue_it;
                         if (prev[j] == seen[j]) {
                             ++updates;
-                            queue_it = seen[j] & 1u;
+                            queue_it = seen[j] & (K)1;
                         } else {
                             queue_it = lower<T>(key, u[j], ck[j], prev[j], updates);
                         }
@@ -258,7 +269,7 @@ __device__ void wl_pred(const int* __restrict__ rindptr, const int* __restrict__
 
 #define WL_KERNELS(SFX, T)                                                                                  \
     extern "C" __global__ void __launch_bounds__(WL_THREADS)                                                \
-        wl_sssp_##SFX(const int* indptr, const int* indices, const T* weights, unsigned* key, T* dist,      \
+        wl_sssp_##SFX(const int* indptr, const int* indices, const T* weights, wl_key<T>::K* key, T* dist,      \
                       u64* ctl, int* pending, u64* seq, int* slots, u64 mask, u64* stats, int n, int source, \
                       int keep, int grab, int chain) {                                                      \
         wl_sssp<T>(indptr, indices, weights, key, dist, ctl, pending, seq, slots, mask, stats, n, source,   \
@@ -271,3 +282,4 @@ __device__ void wl_pred(const int* __restrict__ rindptr, const int* __restrict__
 
 WL_KERNELS(i32, int)
 WL_KERNELS(f32, float)
+WL_KERNELS(f64, double)

@@ -43,8 +43,14 @@ def ring_capacity(n: int) -> int:
 
 def idle_key(dtype) -> int:
     """key of an unreached vertex in no queue: (bits of INF) << 1 | 1."""
-    bits = (1 << 30) - 1 if np.dtype(dtype) == np.int32 else 0x7F800000
+    dtype = np.dtype(dtype)
+    bits = (1 << 30) - 1 if dtype == np.int32 else 0x7FF0000000000000 if dtype == np.float64 else 0x7F800000
     return (bits << 1) | 1
+
+
+def key_dtype(dtype) -> np.dtype:
+    """The packed (distance, idle) key: 32 bits, or 64 for float64 distances."""
+    return np.dtype(np.uint64 if np.dtype(dtype) == np.float64 else np.uint32)
 
 
 def work_bytes(stats: dict, n: int, itemsize: int = 4) -> int:
@@ -90,7 +96,7 @@ class WorklistSSSP(Solver):
     def bytes_needed(self) -> int:
         g, k = self.graph, len(self.sources)
         csr = 2 * (4 * (g.n + 1) + g.m * (4 + g.dtype.itemsize))  # forward + reverse (parents)
-        state = 4 * g.n + 12 * self.capacity * 2 + 64            # keys, ring + its reset copy
+        state = key_dtype(g.dtype).itemsize * g.n + 12 * self.capacity * 2 + 64           # keys, ring + its reset copy
         return csr + state + k * g.n * (g.dtype.itemsize + 4)
 
     def setup(self):
@@ -104,7 +110,7 @@ class WorklistSSSP(Solver):
         if self.positive:
             rev = g.reverse
             self.rcsr = tuple(cp.asarray(a) for a in (rev.indptr, rev.indices, rev.weights))
-        self.key = cp.empty(g.n, dtype=cp.uint32)
+        self.key = cp.empty(g.n, dtype=key_dtype(g.dtype))
         self.ctl = cp.zeros(2, dtype=cp.uint64)
         self.pending = cp.zeros(1, dtype=cp.int32)
         self.seq0 = cp.arange(self.capacity, dtype=cp.uint64)

@@ -36,3 +36,4 @@ __device__ void tp_record_paths(const int* rindptr, const int* rindices, const T
     }
 RECORD_KERNEL(i32, int)
 RECORD_KERNEL(f32, float)
+RECORD_KERNEL(f64, double)

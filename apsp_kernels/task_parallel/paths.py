@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import gpu
 from ..graph import Graph
-from ..oracle import FLOAT32_RTOL
+from ..oracle import rtol_for
 
 _CU = gpu.cu_path(__file__, "paths.cu")
 
@@ -94,7 +94,7 @@ def check_paths(graph: Graph, sources, pred_rows, dist_rows, pairs: int = 256,
     pred_rows = np.atleast_2d(np.asarray(pred_rows))
     dist_rows = np.atleast_2d(np.asarray(dist_rows, dtype=np.float64))
     rng = np.random.default_rng(seed)
-    tol = FLOAT32_RTOL if graph.dtype == np.float32 else 0.0
+    tol = rtol_for(graph.dtype)
     checked = valid = 0
     longest = 0
     bad = []

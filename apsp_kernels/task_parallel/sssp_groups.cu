@@ -161,3 +161,4 @@ __device__ void tp_check(unsigned char* M, T* C, const T* U, long long quads, in
     }
 TP_KERNELS(i32, int, int4)
 TP_KERNELS(f32, float, float4)
+TP_KERNELS(f64, double, apsp_double4)
