@@ -32,7 +32,7 @@ def test_config_per_profile():
 def test_methods_are_classified_from_the_registry():
     keys = {m.key for m in mm.map_methods()}
     # every GPU method, fast included, but a per-graph host preprocessing (timed on the roads instead)
-    assert keys == {m.key for m in registry.methods() if m.gpu} - {"fast:sssp_phast"}
+    assert keys == {m.key for m in registry.methods() if m.gpu} - {"fast:sssp_phast", "fast:phast_batched"}
     assert DENSE.key in mm.dense_keys() and SSSP.key not in mm.dense_keys()
     assert mm.per_source(registry.get("okuyama", "task_parallel_shared_tuned"))
     assert mm.per_source(registry.get("liu", "sssp_spmv")) and not mm.per_source(DENSE)

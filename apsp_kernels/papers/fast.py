@@ -39,6 +39,13 @@ METHODS += [
            description="PHAST (Delling et al. 2011): a contraction hierarchy built once per graph on the "
                        "host (not timed), then per source an upward and a downward sweep by level, the "
                        "small top levels in one block; road-like graphs only; distances only"),
+    Method("fast", "phast_batched", "apsp_kernels.sssp_hierarchy.phast_batched:PhastBatchedSSSP",
+           figure="okuyama Fig. 10-13 (SSSP-based APSP), bodra Table 1 (road networks), issue 30",
+           params=(("K", 32),),
+           description="batched PHAST (Delling et al. 2011/2013): the contraction hierarchy built once "
+                       "per graph on the host (not timed), then K trees per sweep: stamped upward "
+                       "searches and the downward sweep by level over K-wide vertex-major rows, every "
+                       "group of K sources side by side; road-like graphs only; distances only"),
     Method("fast", "multi_source", "apsp_kernels.multi_source.solver:MultiSourceSSSP",
            figure="okuyama Fig. 10-13, Table 1 (SSSP-based APSP)",
            description="K sources per pass: (min,+) SpMM pull over K-wide vertex-major distance rows, "

@@ -1,0 +1,223 @@
+// Batched PHAST (Delling, Goldberg, Nowatzyk, Werneck, "PHAST: Hardware-accelerated shortest path
+// trees", IPDPS 2011 / JPDC 2013, Sec. 4-5: many trees per sweep, the GPU variant): K trees per
+// sweep over a contraction hierarchy whose vertices are numbered by level.
+// D is vertex-major, n rows of C columns (C = groups x K): a warp reads or writes a vertex's K
+// distances of one group as one coalesced row slice (each lane N = K / 32 consecutive columns).
+//   phb_upper: one block per group of K sources. Upward search: a vertex takes part when its
+//     stamp says a source of the group reaches it upward (sources stamped first, every stamped
+//     vertex stamps its upward out-neighbours), levels ascending; a stamped vertex pulls over
+//     its in-arcs from stamped lower vertices. Then the downward sweep over the top levels (few
+//     vertices each, many levels), a barrier per level, and wide vertices split over warps.
+//   phb_down: one launch per remaining (large) level, levels descending: one warp per
+//     (vertex, group) pulls over the vertex's in-arcs from higher levels.
+//   phb_rows: out[r][old] = D[rank[old]][r], the (sources x n) rows in the graph's numbering,
+//     a 32 x 32 tile through shared memory so that both sides are coalesced.
+// Unstamped vertices keep whatever an earlier sweep left in D: the downward sweeps start them at
+// infinity, stamped ones at their upward distance.
+#include "common.cuh"
+
+template <typename T, int N>
+struct alignas(sizeof(T) * N) phb_row {
+    T v[N];
+};
+
+template <typename T, int N>
+__device__ __forceinline__ phb_row<T, N> phb_load(const T* D, long long row, int C, int col) {
+    return *reinterpret_cast<const phb_row<T, N>*>(D + row * C + col);
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void phb_store(T* D, long long row, int C, int col, const phb_row<T, N>& r) {
+    *reinterpret_cast<phb_row<T, N>*>(D + row * C + col) = r;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void phb_fill(phb_row<T, N>& r, T x) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = x;
+}
+
+// best[i] = min(best[i], D[u][col + i] + w) over the arcs [a, b) this warp reads, 32 at a time (one
+// per lane, coalesced), then broadcast; `stride` windows apart (warps that share a vertex).
+// With `stamp`, arcs from vertices whose stamp differs from `pass` are skipped.
+template <typename T, int N>
+__device__ __forceinline__ void phb_pull(const int* __restrict__ srcs, const T* __restrict__ w, const T* D, int C,
+                                         int col, int a, int b, int stride, const int* stamp, int pass,
+                                         phb_row<T, N>& best) {
+    const int lane = threadIdx.x & 31;
+    for (int base = a; base < b; base += stride) {
+        const int e = base + lane;
+        int u = 0;
+        T wt = T(0);
+        bool take = e < b;
+        if (take) {
+            u = srcs[e];
+            wt = w[e];
+            if (stamp != nullptr) take = stamp[u] == pass;
+        }
+        unsigned todo = __ballot_sync(0xffffffffu, take);
+        while (todo) {
+            const int j = __ffs(todo) - 1;
+            todo &= todo - 1;
+            const int uj = __shfl_sync(0xffffffffu, u, j);
+            const T wj = __shfl_sync(0xffffffffu, wt, j);
+            const phb_row<T, N> du = phb_load<T, N>(D, uj, C, col);
+#pragma unroll
+            for (int i = 0; i < N; ++i) best.v[i] = add_min<T>(du.v[i], wj, best.v[i]);
+        }
+    }
+}
+
+// One level of the in-block sweeps: `per` warps per vertex (a power of two), partial minima
+// combined through shared memory. `upward`: only stamped vertices, started from the sources.
+template <typename T, int N>
+__device__ void phb_block_level(const int* indptr, const int* srcs, const T* w, T* D, int C, int col, int lo,
+                                int hi, const int* stamp, int pass, bool upward, const int* src_rank,
+                                phb_row<T, N>* part) {
+    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+    int per = 1;
+    while (per < 32 && (hi - lo) * per * 2 <= warps) per <<= 1;
+    const int groups = warps / per, q = warp % per;
+    for (int base = lo; base < hi; base += groups) {  // every warp runs each round: the barrier needs them
+        const int v = base + warp / per;
+        const bool mine = v < hi && warp / per < groups && (!upward || stamp[v] == pass);
+        phb_row<T, N> best;
+        phb_fill<T, N>(best, dist_inf<T>());
+        if (mine) {
+            if (upward && q == 0) {
+#pragma unroll
+                for (int i = 0; i < N; ++i)
+                    if (src_rank[lane * N + i] == v) best.v[i] = T(0);
+            } else if (q == 0 && stamp[v] == pass) {
+                best = phb_load<T, N>(D, v, C, col);  // downward: start from the upward distance
+            }
+            phb_pull<T, N>(srcs, w, D, C, col, indptr[v] + 32 * q, indptr[v + 1], 32 * per,
+                           upward ? stamp : nullptr, pass, best);
+        }
+        if (per > 1) {
+            part[warp * 32 + lane] = best;
+            __syncthreads();
+            if (mine && q == 0) {
+                for (int k = 1; k < per; ++k) {
+                    const phb_row<T, N> o = part[(warp + k) * 32 + lane];
+#pragma unroll
+                    for (int i = 0; i < N; ++i) best.v[i] = o.v[i] < best.v[i] ? o.v[i] : best.v[i];
+                }
+            }
+            __syncthreads();
+        }
+        if (mine && q == 0) phb_store<T, N>(D, v, C, col, best);
+    }
+}
+
+template <typename T, int N>
+__device__ void phb_upper(const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src,
+                          const T* up_w, const int* out_ptr, const int* out_dst, const int* dn_ptr,
+                          const int* dn_src, const T* dn_w, const int* sources, T* D, int* stamps, int C, int n,
+                          int pass) {
+    constexpr int K = 32 * N;
+    extern __shared__ unsigned char phb_smem[];
+    phb_row<T, N>* part = reinterpret_cast<phb_row<T, N>*>(phb_smem);
+    __shared__ int src_rank[K];
+    const int group = blockIdx.x, col = group * K + (threadIdx.x & 31) * N;
+    int* stamp = stamps + (long long)group * n;
+    for (int i = threadIdx.x; i < K; i += blockDim.x) {
+        src_rank[i] = sources[group * K + i];
+        if (src_rank[i] >= 0) stamp[src_rank[i]] = pass;
+    }
+    __syncthreads();
+    for (int l = 0; l < levels; ++l) {
+        const int lo = level_ptr[l], hi = level_ptr[l + 1];
+        if (hi - lo > (int)blockDim.x) {  // a large level: find its stamped vertices 32 at a time
+            const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+            for (int base = lo + warp * 32; base < hi; base += warps * 32) {
+                const int v = base + lane;
+                unsigned todo = __ballot_sync(0xffffffffu, v < hi && stamp[v] == pass);
+                while (todo) {
+                    const int x = base + __ffs(todo) - 1;
+                    todo &= todo - 1;
+                    phb_row<T, N> best;
+                    phb_fill<T, N>(best, dist_inf<T>());
+#pragma unroll
+                    for (int i = 0; i < N; ++i)
+                        if (src_rank[lane * N + i] == x) best.v[i] = T(0);
+                    phb_pull<T, N>(up_src, up_w, D, C, col, up_ptr[x], up_ptr[x + 1], 32, stamp, pass, best);
+                    phb_store<T, N>(D, x, C, col, best);
+                    for (int e = out_ptr[x] + lane; e < out_ptr[x + 1]; e += 32) stamp[out_dst[e]] = pass;
+                }
+            }
+        } else {
+            phb_block_level<T, N>(up_ptr, up_src, up_w, D, C, col, lo, hi, stamp, pass, true, src_rank, part);
+            for (int v = lo + (threadIdx.x >> 5); v < hi; v += blockDim.x >> 5)
+                if (stamp[v] == pass)
+                    for (int e = out_ptr[v] + (threadIdx.x & 31); e < out_ptr[v + 1]; e += 32) stamp[out_dst[e]] = pass;
+        }
+        __syncthreads();
+    }
+    for (int l = levels - 1; l >= first_top; --l) {
+        const int lo = level_ptr[l], hi = level_ptr[l + 1];
+        phb_block_level<T, N>(dn_ptr, dn_src, dn_w, D, C, col, lo, hi, stamp, pass, false, src_rank, part);
+        __syncthreads();
+    }
+}
+
+// Levels above this one are done: v's new distances = min(its upward distance when stamped, pulls).
+template <typename T, int N>
+__device__ void phb_down(const int* dn_ptr, const int* dn_src, const T* dn_w, T* D, const int* stamps, int C, int n,
+                         int groups, int lo, int hi, int pass) {
+    constexpr int K = 32 * N;
+    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long total = (long long)(hi - lo) * groups;
+    if (warp >= total) return;
+    const int v = lo + (int)(warp / groups), group = (int)(warp % groups);
+    const int col = group * K + (threadIdx.x & 31) * N;
+    phb_row<T, N> best;
+    if (stamps[(long long)group * n + v] == pass)
+        best = phb_load<T, N>(D, v, C, col);
+    else
+        phb_fill<T, N>(best, dist_inf<T>());
+    phb_pull<T, N>(dn_src, dn_w, D, C, col, dn_ptr[v], dn_ptr[v + 1], 32, nullptr, pass, best);
+    phb_store<T, N>(D, v, C, col, best);
+}
+
+template <typename T>
+__device__ void phb_rows(const T* D, const int* rank, T* out, int C, int n, int k) {
+    __shared__ T tile[32][33];
+    const int old0 = blockIdx.x * 32, r0 = blockIdx.y * 32, tx = threadIdx.x, ty = threadIdx.y;
+    for (int i = ty; i < 32; i += blockDim.y) {
+        const int old = old0 + i, r = r0 + tx;
+        if (old < n && r < C) tile[i][tx] = D[(long long)rank[old] * C + r];
+    }
+    __syncthreads();
+    for (int i = ty; i < 32; i += blockDim.y) {
+        const int r = r0 + i, old = old0 + tx;
+        if (r < k && old < n) out[(long long)r * n + old] = tile[tx][i];
+    }
+}
+
+#define PHB_K(SFX, T, K, N)                                                                                     \
+    extern "C" __global__ void phb_upper_##SFX##_k##K(                                                         \
+        const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src, const T* up_w, \
+        const int* out_ptr, const int* out_dst, const int* dn_ptr, const int* dn_src, const T* dn_w,         \
+        const int* sources, T* D, int* stamps, int C, int n, int pass) {                                      \
+        phb_upper<T, N>(level_ptr, levels, first_top, up_ptr, up_src, up_w, out_ptr, out_dst, dn_ptr, dn_src, \
+                        dn_w, sources, D, stamps, C, n, pass);                                                 \
+    }                                                                                                          \
+    extern "C" __global__ void phb_down_##SFX##_k##K(const int* dn_ptr, const int* dn_src, const T* dn_w, T* D,  \
+                                                     const int* stamps, int C, int n, int groups, int lo, int hi, \
+                                                     int pass) {                                              \
+        phb_down<T, N>(dn_ptr, dn_src, dn_w, D, stamps, C, n, groups, lo, hi, pass);                          \
+    }
+
+// every kernel of one weight type; a new type is one line below (e.g. PHB_KERNELS(f64, double))
+#define PHB_KERNELS(SFX, T)                                                                                     \
+    PHB_K(SFX, T, 32, 1)                                                                                       \
+    PHB_K(SFX, T, 64, 2)                                                                                       \
+    PHB_K(SFX, T, 128, 4)                                                                                      \
+    PHB_K(SFX, T, 256, 8)                                                                                      \
+    extern "C" __global__ void phb_rows_##SFX(const T* D, const int* rank, T* out, int C, int n, int k) {       \
+        phb_rows<T>(D, rank, out, C, n, k);                                                                    \
+    }
+
+PHB_KERNELS(i32, int)
+PHB_KERNELS(f32, float)

@@ -1,0 +1,109 @@
+"""Batched PHAST (apsp_kernels/sssp_hierarchy/layout.py, phast_batched.py) on the host: the NumPy
+reference of the GPU's algorithm (stamped upward searches, K-wide downward sweep from a garbage
+working matrix) against SciPy's Dijkstra, the layout's invariants, and the checks before any
+allocation."""
+import numpy as np
+import pytest
+
+from apsp_kernels import generators, oracle
+from apsp_kernels.errors import InputError
+from apsp_kernels.graph import Graph
+from apsp_kernels.sssp_hierarchy import layout as L
+from apsp_kernels.sssp_hierarchy import phast_batched as PB
+
+from test_sssp_hierarchy import GRAPHS
+
+
+def _public(rows, g):
+    out = rows.astype(np.float64)
+    out[rows >= g.inf] = np.inf
+    return out
+
+
+def _check(g, rows, sources):
+    want = oracle.distances(g, sources)
+    got = _public(rows, g)
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    if g.dtype == np.int32:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", [k for k in GRAPHS if k != "path"])
+@pytest.mark.parametrize("k", [1, 4, 32])
+def test_reference_sweeps_give_dijkstra(name, k):
+    g = GRAPHS[name]()
+    lay = L.layout(L.hierarchy_of(g)[0])
+    rng = np.random.default_rng(k)
+    sources = np.unique(np.concatenate([[0, g.n - 1], rng.integers(0, g.n, size=min(g.n, 9))]))
+    sources = np.concatenate([sources, sources[:2]])  # a source twice in one batch
+    _check(g, L.batched_sweeps_on_host(lay, sources, k, g.inf), sources)
+
+
+def test_reference_on_a_long_path_and_a_road_like_graph_with_many_groups():
+    for g in (GRAPHS["path"](), generators.road_like(1500, 3600, seed=11)):
+        lay = L.layout(L.hierarchy_of(g)[0])
+        sources = np.arange(0, g.n, max(1, g.n // 40))
+        _check(g, L.batched_sweeps_on_host(lay, sources, 8, g.inf), sources)
+
+
+def test_the_layout_lists_upward_arcs_both_ways_and_levels_in_order():
+    g = generators.road_like(2000, 5000, seed=3)
+    h, seconds = L.hierarchy_of(g)
+    assert seconds > 0 and L.hierarchy_of(g) == (h, 0.0)  # kept on the Graph
+    lay = L.layout(h)
+    up_ptr, up_src, _ = lay.up
+    owner = np.repeat(np.arange(g.n), np.diff(up_ptr))
+    out_ptr, out_dst = lay.up_out
+    out_owner = np.repeat(np.arange(g.n), np.diff(out_ptr))
+    assert sorted(zip(up_src.tolist(), owner.tolist())) == sorted(zip(out_owner.tolist(), out_dst.tolist()))
+    level = np.repeat(np.arange(lay.levels), np.diff(lay.level_ptr))
+    assert (level[out_dst] > level[out_owner]).all()
+    dn_owner = np.repeat(np.arange(g.n), np.diff(lay.down[0]))
+    assert (level[lay.down[1]] > level[dn_owner]).all()
+    assert lay.down_bytes() == sum(a.nbytes for a in lay.down)
+
+
+def test_the_hierarchy_travels_with_a_pickled_graph():
+    import pickle
+    g = generators.road_like(500, 1200, seed=2)
+    h, _ = L.hierarchy_of(g)
+    copy = pickle.loads(pickle.dumps(g))
+    h2, seconds = L.hierarchy_of(copy)
+    assert seconds == 0.0 and np.array_equal(h2.order, h.order)
+
+
+def test_first_top_level_and_padding():
+    ptr = np.array([0, 500, 700, 710, 712, 713])
+    assert L.first_top_level(ptr, 256) == 1 and L.first_top_level(ptr, 10) == 2
+    assert L.first_top_level(ptr, 0) == 5 and L.first_top_level(ptr, 1000) == 0
+    rank = np.array([3, 1, 0, 2], dtype=np.int32)
+    np.testing.assert_array_equal(L.padded_sources(rank, np.array([0, 3]), 4), [3, 2, -1, -1])
+
+
+def test_bad_input_is_refused_before_anything_is_contracted():
+    dense = generators.random_digraph(100, 400, seed=1)
+    with pytest.raises(InputError, match="road-like.*fast:multi_source"):
+        PB.BatchedPhast(dense)
+    assert L.HIERARCHY_KEY not in dense.__dict__
+    road = generators.road_like(400, 1000, seed=1)
+    for bad in (16, 48, True, "32"):
+        with pytest.raises(InputError, match="K must be one of"):
+            PB.PhastBatchedSSSP(road, [0], K=bad)
+    with pytest.raises(InputError, match="threads"):
+        PB.PhastBatchedSSSP(road, [0], threads=100)
+    with pytest.raises(InputError, match="batch"):
+        PB.PhastBatchedSSSP(road, [0], batch=0)
+    with pytest.raises(InputError, match="negative|non-negative"):
+        PB.BatchedPhast(Graph.from_edges(2, [0], [1], [-1]))
+    assert L.HIERARCHY_KEY not in road.__dict__
+    assert PB.suits(road) and not PB.suits(dense)
+
+
+def test_bytes_needed_counts_the_working_matrix_the_stamps_and_the_rows():
+    g = generators.road_like(1000, 2400, seed=4)
+    sweeps = PB.BatchedPhast(g, k=64)
+    c = 128  # 100 sources padded to two groups of 64
+    want = g.n * c * 4 + 2 * g.n * 4 + 4 * c + 100 * g.n * 4 + sweeps.lay.nbytes
+    assert sweeps.bytes_needed(100) == want
