@@ -16,13 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import download
 from .errors import InputError
 from .arrays import array_module
 from .graph import Graph
 from .inf import to_public
-
-
-HOST_SLAB_BYTES = 64 << 20  # float64 rows converted on the GPU per copy to the host
 
 
 def to_host(x) -> np.ndarray:
@@ -69,30 +67,23 @@ class Solution:
 
     def rows(self, which=None, device: bool = False) -> np.ndarray:
         """Public (float64, np.inf) distances of the rows at positions ``which`` (all if None);
-        a cupy array with ``device=True`` (for a solution held on the GPU)."""
-        if device or array_module(self.dist) is np:
-            return to_public(self._take(self.dist, which, device))
-        return self._public_rows_on_host(self._row_ids(which))
+        a cupy array with ``device=True`` (for a solution held on the GPU). GPU rows come to the
+        host through :func:`apsp_kernels.download.rows_to_host` (converted on the GPU, copied at
+        the PCIe bound; the array may be page-locked memory from its pool)."""
+        if array_module(self.dist) is np:
+            return to_public(self._take(self.dist, which, False))
+        if device:
+            return download.public_rows(self._take(self.dist, which, True))
+        return download.rows_to_host(self.dist, self._row_ids(which), self.n, "distances")
 
-    def _public_rows_on_host(self, ids) -> np.ndarray:
-        """GPU rows converted to float64 on the GPU, a slab at a time, into one host array
-        (copying 4-byte distances and converting them on the host took most of an all-pairs
-        call: an 8-byte pass and a masked one over the whole matrix)."""
-        count = ids.stop - ids.start if isinstance(ids, slice) else len(ids)
-        out = np.empty((count, self.n), dtype=np.float64)
-        step = max(1, HOST_SLAB_BYTES // (8 * max(self.n, 1)))
-        for lo in range(0, count, step):
-            hi = min(count, lo + step)
-            part = slice(ids.start + lo, ids.start + hi) if isinstance(ids, slice) else ids[lo:hi]
-            to_public(self.dist[part, : self.n]).get(out=out[lo:hi])
-        return out
-
-    def pred_rows(self, which=None, device: bool = False) -> np.ndarray | None:
-        """Predecessors (int32, -1 where none) of the rows at positions ``which``."""
+    def pred_rows(self, which=None, device: bool = False, none: int = -1) -> np.ndarray | None:
+        """Predecessors (int32) of the rows at positions ``which``; ``none`` (-1, or SciPy's -9999)
+        where there is none, mapped on the GPU for GPU rows."""
         if self.pred is None:
             return None
-        fresh = not device and array_module(self.pred) is not np  # to_host made the copy already
-        return self._take(self.pred, which, device).astype(np.int32, copy=not fresh)
+        if device or array_module(self.pred) is np:
+            return download.predecessor_rows(self._take(self.pred, which, device), none)
+        return download.rows_to_host(self.pred, self._row_ids(which), self.n, "predecessors", none)
 
     def to_numpy(self) -> np.ndarray:
         return self.rows()

@@ -159,11 +159,7 @@ def _run_family(fam, prep: Prepared, sources, predecessors: bool):
 
 def _run_method(method, g, sources, params, device: bool):
     sol = method.make(g, sources=sources, **params).solve_once(f"{method.key} on {g.n} vertices")
-    dist = sol.rows(device=device)
-    pred = sol.pred_rows(device=device)
-    if pred is not None:
-        pred[pred < 0] = NO_PREDECESSOR
-    return dist, pred
+    return sol.rows(device=device), sol.pred_rows(device=device, none=NO_PREDECESSOR)
 
 
 def _stack(parts, device: bool, n: int, dtype):
