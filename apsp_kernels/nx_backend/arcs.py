@@ -48,8 +48,7 @@ class ArcGraph:
     def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
         nodes = list(G)
         index = {v: i for i, v in enumerate(nodes)}
-        edges = list(G.edges(data=weight, default=default) if weight is not None else
-                     ((u, v, 1) for u, v in G.edges()))
+        edges = list(_weighted_edges(G, weight, default))
         w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
         if w.dtype.kind not in "biuf" or not np.isfinite(w).all():
             raise nx.NetworkXError(f"apsp_kernels takes finite numeric weights only; edge "
@@ -135,6 +134,10 @@ class ArcGraph:
         return sp.csr_array((self.w[keep].astype(np.float64), (self.src[keep], self.dst[keep])),
                             shape=(len(self), len(self)))
 
+    def without_loops(self) -> "ArcGraph":
+        keep = self.src != self.dst
+        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None)
+
     @cached_property
     def reverse(self) -> "ArcGraph":
         """Every arc turned around (the graph itself when undirected)."""
@@ -169,6 +172,14 @@ class ArcGraph:
         return G
 
 
+def _weighted_edges(G, weight, default):
+    """(u, v, w) per edge; any hashable ``weight`` names the attribute (``True`` too, as in
+    NetworkX's ``data.get(weight, 1)``), None weighs every edge 1."""
+    if weight is None:
+        return ((u, v, 1) for u, v in G.edges())
+    return ((u, v, d.get(weight, default)) for u, v, d in G.edges(data=True))
+
+
 def weights_usable(G, weight, nonnegative: bool) -> bool | str:
     """True, or why the edge weights of ``G`` under ``weight`` cannot run here: a value that is
     not a finite number, or (``nonnegative``) a negative one. One pass over the edges."""
@@ -176,7 +187,7 @@ def weights_usable(G, weight, nonnegative: bool) -> bool | str:
         return True
     if isinstance(G, ArcGraph):
         return "a negative weight: Dijkstra's answers are undefined" if nonnegative and G.negative else True
-    for *_, w in G.edges(data=weight, default=1):
+    for *_, w in _weighted_edges(G, weight, 1):
         if not isinstance(w, Number) or not np.isfinite(w):
             return f"edge attribute {weight!r} holds {w!r}, not a finite number"
         if nonnegative and w < 0:

@@ -11,8 +11,6 @@ NetworkX runs its own implementation (under ``backend_priority``; a call with an
 """
 from __future__ import annotations
 
-import numpy as np
-
 from . import FUNCTIONS as DOCS
 from . import dense, generic, relabel, unweighted, weighted  # noqa: F401  (they register)
 from .arcs import ArcGraph, weights_usable
@@ -24,9 +22,9 @@ _GENERIC = {"shortest_path", "shortest_path_length", "all_shortest_paths",
 _FLOYD = {name for name in FUNCTIONS if name.startswith("floyd_warshall")}
 
 
-def _negative_cycle(G, weight) -> bool:
+def _negative_cycle(G, weight, loops: bool) -> bool:
     g = G if isinstance(G, ArcGraph) else ArcGraph.from_nx(G, weight)
-    return weighted.negative_edge_cycle(g, weight)
+    return weighted.negative_edge_cycle(g if loops else g.without_loops(), weight)
 
 
 def _declines(name, arguments):
@@ -50,7 +48,8 @@ def _declines(name, arguments):
         return usable
     floyd = name in _FLOYD or (name == "average_shortest_path_length"
                                and str(method).startswith("floyd"))
-    if floyd and weights_usable(G, weight, True) is not True and _negative_cycle(G, weight):
+    loops = name != "floyd_warshall_numpy" and method != "floyd-warshall-numpy"  # numpy: ignored
+    if floyd and weights_usable(G, weight, True) is not True and _negative_cycle(G, weight, loops):
         return "a negative cycle: NetworkX's Floyd-Warshall returns loop-order-dependent values"
     return None
 
