@@ -21,37 +21,87 @@ that is not a finite number (NetworkX keeps an ``inf`` edge as a path of length 
 cases each function names below.
 """
 
-_DIJKSTRA = ("Negative weights raise NotImplementedError: NetworkX's Dijkstra may raise or return "
-             "wrong lengths there.")
+_TREE = ("Paths follow the library's shortest-path tree (apsp_kernels.shortest_path(..., "
+         "return_predecessors=True)): where several shortest paths tie, the path may differ from "
+         "NetworkX's (both are shortest; lengths are equal).")
+_DIJKSTRA = ("Negative weights are declined (can_run): NetworkX's Dijkstra may raise or return "
+             "wrong lengths there, and runs its own.")
 _BELLMAN_FORD = ("Negative weights are allowed; a negative cycle reachable from the source raises "
                  "NetworkXUnbounded (one it cannot reach does not), as in NetworkX.")
 _CUTOFF = "``cutoff`` keeps the lengths <= cutoff (the source always stays), as NetworkX's search."
 _HOPS = ("Hop counts: apsp_kernels.shortest_path on the arcs with every arc weighing 1; ``cutoff`` "
          "keeps the levels NetworkX's breadth-first search reaches.")
+_ROW = "One row: apsp_kernels.shortest_path(indices=[source])"
+_BLOCKS = ("Every source, in blocks of rows, with apsp_kernels.shortest_path(indices=block); yields "
+           "(node, ...) lazily in G's node order.")
+_ROOT = ("One search from an added vertex with a zero-weight arc to each source; a node "
+         "equally near two sources may get either.")
+_FLOYD = ("All pairs with apsp_kernels.shortest_path on the arcs (the minimum weight over parallel "
+          "edges; self loops ignored, as NetworkX does). A negative cycle is declined (can_run): "
+          "NetworkX's Floyd-Warshall returns loop-order-dependent values there.")
+_GENERIC = ("Runs the backend's own function exactly where NetworkX's picks its own (weight=None: "
+            "hop counts; method='dijkstra' or 'bellman-ford').")
+_ALL_PATHS = ("Every shortest path, from NetworkX's path builder over the predecessor lists: the "
+              "predecessors u of v with d(u) + w(u, v) == d(v) on the library's distances.")
 
 FUNCTIONS = {
-    "floyd_warshall_numpy":
-        "All pairs with apsp_kernels.shortest_path(method='auto') on the arcs (the minimum weight "
-        "over parallel edges; self loops ignored, as NetworkX does), rows and columns in "
-        "``nodelist`` order. A negative cycle raises NotImplementedError: NetworkX's "
-        "Floyd-Warshall returns order-dependent values there.",
-    "all_pairs_dijkstra_path_length":
-        "Every source, in blocks of rows, with apsp_kernels.shortest_path(indices=block); yields "
-        f"(node, {{node: length}}) lazily in G's node order. {_CUTOFF} {_DIJKSTRA}",
-    "single_source_dijkstra_path_length":
-        f"One row: apsp_kernels.shortest_path(indices=[source]). {_CUTOFF} {_DIJKSTRA}",
-    "dijkstra_path_length":
-        f"One row: apsp_kernels.shortest_path(indices=[source]), read at target. {_DIJKSTRA}",
-    "all_pairs_bellman_ford_path_length":
-        "Every source, in blocks of rows, with apsp_kernels.shortest_path(indices=block); yields "
-        f"(node, {{node: length}}) lazily in G's node order. {_BELLMAN_FORD}",
-    "single_source_bellman_ford_path_length":
-        f"One row: apsp_kernels.shortest_path(indices=[source]). {_BELLMAN_FORD}",
-    "bellman_ford_path_length":
-        f"One row: apsp_kernels.shortest_path(indices=[source]), read at target. {_BELLMAN_FORD}",
+    "floyd_warshall_numpy": f"{_FLOYD} Rows and columns in ``nodelist`` order.",
+    "floyd_warshall": f"{_FLOYD} Returns NetworkX's dict of defaultdicts (inf where unreachable).",
+    "floyd_warshall_predecessor_and_distance": f"{_FLOYD} Predecessors from the library's all-pairs "
+        f"predecessors. {_TREE}",
+    "all_pairs_dijkstra_path_length": f"{_BLOCKS} {_CUTOFF} {_DIJKSTRA}",
+    "all_pairs_dijkstra_path": f"One tree per source, yielded lazily. {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "all_pairs_dijkstra": f"One tree per source, yielded lazily. {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "single_source_dijkstra_path_length": f"{_ROW}. {_CUTOFF} {_DIJKSTRA}",
+    "single_source_dijkstra_path": f"{_ROW} with predecessors. {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "single_source_dijkstra": f"{_ROW} with predecessors. {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "multi_source_dijkstra": f"{_ROOT} {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "multi_source_dijkstra_path": f"{_ROOT} {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "multi_source_dijkstra_path_length": f"{_ROOT} {_CUTOFF} {_DIJKSTRA}",
+    "dijkstra_path_length": f"{_ROW}, read at target. {_DIJKSTRA}",
+    "dijkstra_path": f"{_ROW} with predecessors. {_TREE} {_DIJKSTRA}",
+    "bidirectional_dijkstra": f"{_ROW} with predecessors (one direction). {_TREE} {_DIJKSTRA}",
+    "dijkstra_predecessor_and_distance": f"{_ROW}; every tight predecessor, nearest first. "
+        f"{_CUTOFF} {_DIJKSTRA}",
+    "astar_path": f"Without a heuristic only (a heuristic is declined): {_ROW} with predecessors. "
+        f"``cutoff`` as NetworkX's. {_TREE} {_DIJKSTRA}",
+    "astar_path_length": "Without a heuristic only (a heuristic is declined): "
+        f"{_ROW}. {_DIJKSTRA}",
+    "all_pairs_bellman_ford_path_length": f"{_BLOCKS} {_BELLMAN_FORD}",
+    "all_pairs_bellman_ford_path": f"One tree per source, yielded lazily. {_TREE} {_BELLMAN_FORD}",
+    "single_source_bellman_ford_path_length": f"{_ROW}. {_BELLMAN_FORD}",
+    "single_source_bellman_ford_path": f"{_ROW} with predecessors. {_TREE} {_BELLMAN_FORD}",
+    "single_source_bellman_ford": f"{_ROW} with predecessors. {_TREE} {_BELLMAN_FORD}",
+    "bellman_ford_path_length": f"{_ROW}, read at target. {_BELLMAN_FORD}",
+    "bellman_ford_path": f"{_ROW} with predecessors. {_TREE} {_BELLMAN_FORD}",
+    "bellman_ford_predecessor_and_distance": f"{_ROW}; every tight predecessor, nearest first. "
+        f"{_BELLMAN_FORD} A negative self loop anywhere raises NetworkXUnbounded, as NetworkX.",
+    "goldberg_radzik": f"{_ROW} with predecessors (the tree's parent of each node). {_TREE} "
+        f"{_BELLMAN_FORD}",
+    "negative_edge_cycle": "One search from an added vertex with a zero-weight arc to every node: "
+        "True where the library finds a negative cycle.",
+    "johnson": f"One tree per source (the library handles negative weights itself). {_TREE} "
+        "A negative cycle anywhere raises NetworkXUnbounded, as NetworkX.",
     "single_source_shortest_path_length": f"One row. {_HOPS}",
-    "all_pairs_shortest_path_length":
-        f"Every source, in blocks of rows; yields (node, {{node: hops}}) lazily. {_HOPS}",
+    "single_target_shortest_path_length": f"One row on the reversed arcs. {_HOPS}",
+    "all_pairs_shortest_path_length": f"{_BLOCKS} {_HOPS}",
+    "single_source_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
+    "single_target_shortest_path": f"One row with predecessors on the reversed arcs. {_HOPS} {_TREE}",
+    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} {_TREE}",
+    "bidirectional_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
+    "predecessor": f"One row; every predecessor one level up, nearest first. {_HOPS}",
+    "shortest_path": f"{_GENERIC} {_TREE}",
+    "shortest_path_length": _GENERIC,
+    "has_path": "One row of hop counts from source.",
+    "average_shortest_path_length": f"{_GENERIC} Sums every row (in blocks); connectivity from "
+        "SciPy's connected_components on the arcs.",
+    "all_shortest_paths": _ALL_PATHS,
+    "single_source_all_shortest_paths": _ALL_PATHS,
+    "all_pairs_all_shortest_paths": _ALL_PATHS,
+    "convert_node_labels_to_integers": "The same arcs under new labels; the attributes are kept "
+        "(NetworkX preserves them for this function), so converting back gives NetworkX's graph.",
+    "relabel_nodes": "The same arcs under new labels, for ``copy=True`` and a mapping that keeps "
+        "the nodes apart (merging nodes, or ``copy=False``, is declined).",
 }
 
 

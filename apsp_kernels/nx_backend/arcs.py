@@ -1,0 +1,195 @@
+"""The backend's graph: a NetworkX graph as arcs between vertices ``0..n-1``.
+
+Nodes keep ``G``'s order; each arc appears once with the minimum weight over parallel edges
+(what every NetworkX shortest-path function uses for a multigraph), undirected edges both ways,
+a missing weight attribute read as the call's default. A conversion that NetworkX asks to
+preserve every attribute (``relabel``'s functions) also keeps a copy of the attributes and edge
+keys, so that :meth:`ArcGraph.to_nx` gives back an equal graph.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from numbers import Number
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from ..inf import MAX_WEIGHT_INT32
+
+
+@dataclass(frozen=True)
+class Attributes:
+    """What a NetworkX graph holds besides its shortest-path arcs, for an exact round trip."""
+
+    graph: dict
+    nodes: list  # one attribute dict per vertex
+    edges: list  # (u, v, key, data) in G.edges order, vertices as indices; key None unless multigraph
+    multigraph: bool
+
+
+@dataclass(frozen=True, eq=False)
+class ArcGraph:
+    """Arcs ``src -> dst`` of weight ``w``; see the module docstring."""
+
+    __networkx_backend__ = "apsp_kernels"
+
+    nodes: list
+    index: dict
+    src: np.ndarray
+    dst: np.ndarray
+    w: np.ndarray
+    directed: bool
+    weight: str | None  # the edge attribute the weights came from; None: every edge weighs 1
+    attrs: Attributes | None = None
+
+    @classmethod
+    def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
+        nodes = list(G)
+        index = {v: i for i, v in enumerate(nodes)}
+        edges = list(_weighted_edges(G, weight, default))
+        w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
+        if w.dtype.kind not in "biuf" or not np.isfinite(w).all():
+            raise nx.NetworkXError(f"apsp_kernels takes finite numeric weights only; edge "
+                                   f"attribute {weight!r} holds others (can_run declines these)")
+        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
+        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
+        attrs = None
+        if keep_attributes:
+            multi = G.is_multigraph()
+            listed = G.edges(keys=True, data=True) if multi else G.edges(data=True)
+            attrs = Attributes(dict(G.graph), [dict(d) for d in G._node.values()],
+                               [(index[e[0]], index[e[1]], e[2] if multi else None, dict(e[-1]))
+                                for e in listed], multi)
+        return cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs)
+
+    @classmethod
+    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs) -> "ArcGraph":
+        n = max(len(nodes), 1)
+        if not directed:
+            src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
+        key = src * n + dst
+        order = np.lexsort((w, key))  # the lightest parallel arc first
+        key, w = key[order], w[order]
+        first = np.r_[True, key[1:] != key[:-1]] if key.size else np.zeros(0, bool)
+        return cls(nodes, index, key[first] // n, key[first] % n, w[first], directed, weight, attrs)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    # ------------------------------------------------------------------ weights
+    @property
+    def integral(self) -> bool:
+        """Integer weights: NetworkX's lengths are then ints."""
+        return self.w.dtype.kind in "biu"
+
+    @cached_property
+    def exact(self) -> bool:
+        """Weights the library holds exactly in int32 (so its GPU kernels may run them)."""
+        w = self.w.astype(np.float64)
+        return not w.size or bool((w == np.round(w)).all() and np.abs(w).max() <= MAX_WEIGHT_INT32)
+
+    @cached_property
+    def negative(self) -> bool:
+        return bool(self.w.size and self.w.min() < 0)
+
+    def weighted_by(self, weight) -> "ArcGraph":
+        """The arcs weighted as a call asks: 1 for ``weight=None`` (hop counts), the attribute
+        ``weight`` otherwise (read again from the kept attributes where the conversion used
+        another one)."""
+        if weight is None:
+            return self if self.weight is None else replace(
+                self, w=np.ones(self.w.shape, np.int64), weight=None)
+        if weight != self.weight and self.attrs is not None:
+            return ArcGraph.from_nx(self.to_nx(), weight, keep_attributes=True)
+        return self
+
+    def length(self, d):
+        """A distance as NetworkX's type: int for integer weights, else float."""
+        return int(d) if self.integral else float(d)
+
+    # ------------------------------------------------------------------ lookups
+    def vertex(self, node, unhashable_is_missing=False, what="Node") -> int:
+        """The index of ``node``, or NodeNotFound. An unhashable node raises TypeError, as in
+        NetworkX's searches, unless ``unhashable_is_missing`` (functions that test ``node in G``)."""
+        try:
+            return self.index[node]
+        except KeyError:
+            pass
+        except TypeError:
+            if not unhashable_is_missing:
+                raise
+        raise nx.NodeNotFound(f"{what} {node} not found in graph")
+
+    def __contains__(self, node) -> bool:
+        try:
+            return node in self.index
+        except TypeError:
+            return False
+
+    def matrix(self, loops=True) -> sp.csr_array:
+        """The arcs as CSR (a stored zero is a zero-weight arc); ``loops=False`` drops self loops."""
+        keep = slice(None) if loops else self.src != self.dst
+        return sp.csr_array((self.w[keep].astype(np.float64), (self.src[keep], self.dst[keep])),
+                            shape=(len(self), len(self)))
+
+    def without_loops(self) -> "ArcGraph":
+        keep = self.src != self.dst
+        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None)
+
+    @cached_property
+    def reverse(self) -> "ArcGraph":
+        """Every arc turned around (the graph itself when undirected)."""
+        if not self.directed:
+            return self
+        return replace(self, src=self.dst, dst=self.src, attrs=None)
+
+    def relabel(self, nodes: list, attrs: Attributes | None) -> "ArcGraph":
+        return replace(self, nodes=nodes, index={v: i for i, v in enumerate(nodes)}, attrs=attrs)
+
+    # ------------------------------------------------------------------ back to NetworkX
+    def to_nx(self):
+        """An equal NetworkX graph where the attributes were kept, else a (Di)Graph of the arcs."""
+        a = self.attrs
+        if a is None:
+            G = nx.DiGraph() if self.directed else nx.Graph()
+            G.add_nodes_from(self.nodes)
+            attr = self.weight or "weight"
+            G.add_edges_from((self.nodes[u], self.nodes[v], {attr: w}) for u, v, w in
+                             zip(self.src.tolist(), self.dst.tolist(), self.w.tolist()))
+            return G
+        cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+               (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[self.directed, a.multigraph]
+        G = cls()
+        G.graph.update(a.graph)
+        G.add_nodes_from((v, dict(d)) for v, d in zip(self.nodes, a.nodes))
+        nodes = self.nodes
+        if a.multigraph:
+            G.add_edges_from((nodes[u], nodes[v], k, dict(d)) for u, v, k, d in a.edges)
+        else:
+            G.add_edges_from((nodes[u], nodes[v], dict(d)) for u, v, _, d in a.edges)
+        return G
+
+
+def _weighted_edges(G, weight, default):
+    """(u, v, w) per edge; any hashable ``weight`` names the attribute (``True`` too, as in
+    NetworkX's ``data.get(weight, 1)``), None weighs every edge 1."""
+    if weight is None:
+        return ((u, v, 1) for u, v in G.edges())
+    return ((u, v, d.get(weight, default)) for u, v, d in G.edges(data=True))
+
+
+def weights_usable(G, weight, nonnegative: bool) -> bool | str:
+    """True, or why the edge weights of ``G`` under ``weight`` cannot run here: a value that is
+    not a finite number, or (``nonnegative``) a negative one. One pass over the edges."""
+    if weight is None:
+        return True
+    if isinstance(G, ArcGraph):
+        return "a negative weight: Dijkstra's answers are undefined" if nonnegative and G.negative else True
+    for *_, w in _weighted_edges(G, weight, 1):
+        if not isinstance(w, Number) or not np.isfinite(w):
+            return f"edge attribute {weight!r} holds {w!r}, not a finite number"
+        if nonnegative and w < 0:
+            return "a negative weight: NetworkX's Dijkstra may raise or return wrong lengths"
+    return True

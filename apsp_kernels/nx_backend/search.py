@@ -1,0 +1,194 @@
+"""Distance rows and shortest-path trees of an :class:`ArcGraph` from
+:func:`apsp_kernels.shortest_path`, and NetworkX's dicts made from them.
+
+A tree comes from the library's predecessors (``return_predecessors=True``); several sources
+share one search from an added vertex with a zero-weight arc to each. Where two paths tie,
+the tree's path may differ from the one NetworkX's own search returns (both are shortest).
+A negative cycle counts only where a source reaches it, as in NetworkX.
+"""
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import breadth_first_order
+
+from ..csgraph import shortest_path
+from ..errors import NegativeCycleError
+from .arcs import ArcGraph
+
+BLOCK_BYTES = 1 << 30  # float64 distance rows computed per call of the all_pairs_* functions
+
+
+def _method(g: ArcGraph) -> str:
+    """The library's choice where weights are exact in int32 (or float32 is allowed), else
+    SciPy's float64 on the host."""
+    return "auto" if g.exact or nx.config.backends.apsp_kernels.get("float32") else "scipy"
+
+
+def _shortest(g: ArcGraph, a, sources, predecessors=False):
+    if not a.shape[0]:
+        empty = np.zeros((0, 0))
+        return (empty, empty.astype(np.int32)) if predecessors else empty
+    out = shortest_path(a, method=_method(g), indices=sources, return_predecessors=predecessors)
+    if predecessors:
+        return np.atleast_2d(out[0]), np.atleast_2d(out[1])
+    return np.atleast_2d(out)
+
+
+def _with_root(a, sources):
+    """``a`` with a vertex ``n`` added that has a zero-weight arc to each of ``sources``."""
+    n = a.shape[0]
+    k = len(sources)
+    root = sp.csr_array((np.zeros(k), (np.zeros(k, np.int64), np.asarray(sources, np.int64))),
+                        shape=(1, n + 1))
+    return sp.vstack([sp.hstack([a, sp.csr_array((n, 1))]), root], format="csr")
+
+
+def tree(g: ArcGraph, sources, predecessors=True):
+    """(distances, predecessors) from the nearest of ``sources``: float64 with inf, and int
+    with -1 at the sources and where unreached. NetworkXUnbounded if a source reaches a
+    negative cycle."""
+    sources = list(dict.fromkeys(sources))
+    a = g.matrix()
+    reach = None
+    if g.negative:  # restrict to what the sources reach: cycles elsewhere do not count
+        reach = np.unique(np.concatenate([breadth_first_order(a, s, return_predecessors=False)
+                                          for s in sources]))
+        a = a[reach][:, reach]
+        sources = np.searchsorted(reach, sources).tolist()
+    m = a.shape[0]
+    root = len(sources) > 1
+    if root:
+        a = _with_root(a, sources)
+    try:
+        out = _shortest(g, a, [m] if root else sources, predecessors)
+    except NegativeCycleError:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+    dist, pred = (out[0][0], out[1][0]) if predecessors else (out[0], None)
+    dist = dist[:m]
+    if pred is not None:
+        pred = pred[:m].astype(np.int64)
+        pred[(pred < 0) | (pred == m)] = -1
+        pred[sources] = -1
+    if reach is not None:
+        full = np.full(len(g), np.inf)
+        full[reach] = dist
+        dist = full
+        if pred is not None:
+            p = np.full(len(g), -1, np.int64)
+            p[reach] = np.where(pred >= 0, reach[np.maximum(pred, 0)], -1)
+            pred = p
+    return dist, pred
+
+
+def row(g: ArcGraph, i: int) -> np.ndarray:
+    return tree(g, [i], predecessors=False)[0]
+
+
+def rows(g: ArcGraph):
+    """(vertex, distance row) for every vertex in order, computed in blocks of sources; a
+    negative cycle raises NetworkXUnbounded at the first source that reaches it."""
+    a = g.matrix()
+    step = max(1, BLOCK_BYTES // (8 * max(len(g), 1)))
+    for start in range(0, len(g), step):
+        block = list(range(start, min(start + step, len(g))))
+        try:
+            found = _shortest(g, a, block)
+        except NegativeCycleError:
+            found = (row(g, i) for i in block)
+        yield from zip(block, found)
+
+
+# ----------------------------------------------------------------------------- NetworkX's dicts
+def reached(row, keep=None) -> np.ndarray:
+    """Indices of the finite entries of ``row`` (where ``keep``), nearest first, ties by index."""
+    hit = np.isfinite(row) if keep is None else np.isfinite(row) & keep
+    idx = np.flatnonzero(hit)
+    return idx[np.lexsort((idx, row[idx]))]
+
+
+def lengths(g: ArcGraph, row, sources=(), keep=None) -> dict:
+    """{node: length} nearest first (the sources first, as the int 0)."""
+    idx = reached(row, keep)
+    idx = idx[~np.isin(idx, list(sources))]
+    values = row[idx].astype(np.int64) if g.integral else row[idx]
+    out = {g.nodes[s]: 0 for s in sources}
+    out.update(zip([g.nodes[j] for j in idx.tolist()], values.tolist()))
+    return out
+
+
+def paths(g: ArcGraph, pred, targets, reverse=False) -> dict:
+    """{node: path} along the tree ``pred`` for each vertex in ``targets`` (``reverse``: the
+    paths turned around, for searches on the reversed graph)."""
+    built = {}
+    nodes = g.nodes
+    for t in targets:
+        stack = []
+        v = t
+        while v not in built:
+            stack.append(v)
+            p = pred[v]
+            if p < 0:
+                built[v] = [nodes[v]]
+                stack.pop()
+                break
+            v = p
+        for x in reversed(stack):
+            built[x] = built[pred[x]] + [nodes[x]]
+    out = {nodes[t]: built[t] for t in targets}
+    if reverse:
+        out = {k: p[::-1] for k, p in out.items()}
+    return out
+
+
+def path_to(g: ArcGraph, pred, i: int, j: int) -> list:
+    path = [g.nodes[j]]
+    while j != i:
+        j = pred[j]
+        path.append(g.nodes[j])
+    return path[::-1]
+
+
+def all_predecessors(g: ArcGraph, dist, sources, keep=None) -> dict:
+    """{node: [every predecessor on some shortest path]} for the reached vertices, the sources
+    with ``[]``, each list nearest predecessor first; NetworkX's ``pred`` dicts."""
+    src, dst, w = g.src, g.dst, g.w.astype(np.float64)
+    ok = np.isfinite(dist) if keep is None else np.isfinite(dist) & keep
+    tight = ok[src] & ok[dst] & (dist[src] + w == dist[dst]) & (src != dst)
+    tight &= ~np.isin(dst, list(sources))
+    s, d = src[tight], dst[tight]
+    order = np.lexsort((s, dist[s], d))
+    out = {g.nodes[v]: [] for v in sources}
+    for v in reached(dist, ok).tolist():
+        out.setdefault(g.nodes[v], [])
+    nodes = g.nodes
+    for u, v in zip(s[order].tolist(), d[order].tolist()):
+        out[nodes[v]].append(nodes[u])
+    return out
+
+
+def within(cutoff):
+    """Dijkstra's cutoff: lengths <= cutoff."""
+    return lambda row: None if cutoff is None else row <= cutoff
+
+
+def levels(cutoff):
+    """Breadth-first search's cutoff: it expands level l - 1 while cutoff > l - 1."""
+    return lambda row: None if cutoff is None else row - 1 < cutoff
+
+
+def to_target(g: ArcGraph, dist, source, target, message="Node {target} not reachable from {source}"):
+    j = g.index.get(target) if target in g else None
+    if j is None or not np.isfinite(dist[j]):
+        raise nx.NetworkXNoPath(message.format(source=source, target=target))
+    return j
+
+
+def all_pairs(g: ArcGraph, loops=True, predecessors=False):
+    """(distances, predecessors or None) for every pair: n x n, predecessors -1 where none."""
+    out = _shortest(g, g.matrix(loops), None, predecessors)
+    if not predecessors:
+        return out, None
+    dist, pred = out
+    return dist, np.where(pred < 0, -1, pred)
