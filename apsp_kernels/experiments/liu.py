@@ -12,7 +12,7 @@ source, predecessors included):
 
 CPU cells a profile leaves out, or whose projected time passes the profile's cap, are
 recorded as skipped with the reason. The table helpers put measured numbers beside the
-paper's (``data/published/liu``) for Fig. 1, 2 and 4.
+paper's (``data/published/transcriptions.csv``) for Fig. 1, 2 and 4.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .. import generators, registry, report, timing
+from ..verdicts import Evidence
 from ..dijkstra import cpu_array
 from ..profiles import choose
 from ..records import Record, to_frame
@@ -537,3 +538,15 @@ def verdicts(measured: pd.DataFrame) -> list[dict]:
                         note="our total excludes CUDA context creation (≈3 s in every paper cell) and "
                              "the host scan of the N×N matrix into COO; it is convert + H2D + algorithm + D2H"))
     return out
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    Evidence("Fig. 2 edge counts", "fig1", "sssp_spmv"),
+    Evidence("parallel CPU Dijkstra", "fig1", ("dijkstra_serial", "dijkstra_parallel"), where="n == 40000"),
+    Evidence("more threads", "fig1", ("dijkstra_serial", "dijkstra_parallel")),
+    Evidence("serial O", "fig1", "dijkstra_serial", where="n == 40000"),
+    Evidence("GPU speedup", "fig1", ("dijkstra_serial", "sssp_spmv")),
+    Evidence("GPU algorithm time grows", "fig1", "sssp_spmv", where="n == 40000"),
+    Evidence("project target", "fig1", "sssp_spmv", where="n == 40000"),
+    Evidence("the gap between GPU total", "fig1", ("sssp_spmv", "dijkstra_parallel")),
+]

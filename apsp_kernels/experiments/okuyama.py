@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .. import generators, gpu, registry, timing
+from ..verdicts import Evidence
 from ..profiles import choose
 from ..records import Record, to_frame
 from ..report import progress
@@ -535,3 +536,32 @@ def plot_methods(ax, df: pd.DataFrame, x: str, y: str = "time_s", methods=None, 
     else:
         ax.text(0.5, 0.5, "no measurements (no GPU?)", ha="center", transform=ax.transAxes)
     return lines
+
+# ------------------------------------------------------------------ what each verdict rests on
+_GPU = ("harish", "task_parallel_shared", "task_parallel_shared_tuned", "task_parallel_unshared")
+_T1_RANDOM = "random-n4677-m16384-w4096-s0"
+EVIDENCE = [
+    Evidence("memory model", basis="published"),  # a model of the paper's memory use, no timing
+    Evidence("Fig. 12: time grows", "fig12", every_method=True),
+    Evidence("Fig. 13: GPU time grows", "fig13", _GPU, every_method=True),
+    Evidence("Fig. 13: iterations grow", "fig13", _GPU, every_method=True),
+    Evidence("Table 1: Harish needs .* ring", "table1", "harish", "ring-n4677"),
+    Evidence("Table 1: Harish needs .* random", "table1", "harish", _T1_RANDOM),
+    Evidence("Table 1: the CPU is fastest on the ring", "table1", ("dijkstra_cpu",) + GPU_METHODS, "ring-n4677"),
+    Evidence("Table 1: the proposed GPU method beats the CPU", "table1", ("dijkstra_cpu", "task_parallel_shared"),
+             (_T1_RANDOM, "complete-n4677")),
+    Evidence("Table 1: the power-law graph", "table1", "task_parallel_shared", (_T1_RANDOM, "rmat-n4677-m16384-w4096-s0")),
+    Evidence("best GPU configuration", ("table1", "n_sweep"), graph=_T1_RANDOM,
+             where="method != 'dijkstra_rustworkx' and method != 'dijkstra_scipy'"),
+    Evidence("Fig. 14", "fig14"),
+    Evidence("recorded paths are valid", basis="verified-sample"),  # untimed: sampled paths backtraced
+    Evidence("proposed is 2.8-13x", ("fig10", "table1"), ("harish", "task_parallel_shared"),
+             where="graph.str.startswith('random') or graph.str.startswith('rmat')"),
+    Evidence("the speedup over Harish", "fig10", ("harish", "task_parallel_shared")),
+    Evidence("shared memory speeds", ("fig10", "table1"), ("task_parallel_unshared", "task_parallel_shared"),
+             where="graph.str.startswith('random') or graph.str.startswith('rmat')"),
+    Evidence("the unshared version alone", ("fig10", "table1"), ("harish", "task_parallel_unshared"),
+             where="graph.str.startswith('random') or graph.str.startswith('rmat')"),
+    Evidence("the task-parallel advantage", "fig10", ("harish", "task_parallel_unshared")),
+    Evidence("the shared-memory advantage", "fig10", ("task_parallel_unshared", "task_parallel_shared")),
+]

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import generators, gpu, oracle, registry, report, timing
+from ..verdicts import Evidence
 from ..errors import GPUMemoryError, NoGPUError
 from ..profiles import choose
 from ..minplus.product import squarings_needed
@@ -346,3 +347,15 @@ def plot_method(ax, df: pd.DataFrame, method: str, label: str, experiment: str =
         joined = pd.concat([meas.tail(1), extra])
         ax.plot(joined["n"], joined["time_ms_median"], ls="--", marker="o", mfc="none",
                 color=line.get_color(), label=f"{label} (extrapolated, n^3)")
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    Evidence("GPU R-Kleene is faster", "sweep", ("rkleene", "rkleene_serial")),
+    Evidence("the speedup grows with n", "sweep", ("rkleene", "rkleene_serial")),
+    Evidence("up to 475x", "sweep", ("rkleene", "rkleene_serial", "fw_serial")),
+    Evidence("R-Kleene takes less time than FW", "sweep", ("rkleene", "fw_parallel")),
+    Evidence("in place", "sweep", "rkleene", where="n == 4096"),
+    Evidence("a base case of 16x16", "threshold", "rkleene"),
+    Evidence("blocked \\(min,\\+\\) product", "product_rate", "minplus_blocked"),
+    Evidence("every entry equals the distances", "sweep"),
+]
