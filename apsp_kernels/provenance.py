@@ -73,14 +73,15 @@ def record_basis(rec) -> str:
 
 
 def record_id(rec) -> str:
-    """A stable id for a record: its experiment, method, graph and n, and a short hash of
-    what tells it apart from its siblings (params, scope, timestamp). The same row read
-    back from its CSV gets the same id."""
+    """A stable id for a record, without spaces: its experiment, method, graph and n, and a
+    short hash of what tells it apart from its siblings (m, scope, timestamp, params). The
+    same row read back from its CSV gets the same id."""
     params = _get(rec, "params", "{}")
     params = params if isinstance(params, str) else json.dumps(params, sort_keys=True, default=str)
     key = "|".join(str(_get(rec, k, "")) for k in ("method", "graph", "n", "m", "timing_scope", "timestamp"))
     digest = hashlib.sha1(f"{key}|{params}".encode()).hexdigest()[:8]
-    return f"{_get(rec, 'experiment')}/{_get(rec, 'method')}/{_get(rec, 'graph')}/{_get(rec, 'n')}/{digest}"
+    parts = (_get(rec, k) for k in ("experiment", "method", "graph", "n"))
+    return "/".join(re.sub(r"\s+", "", str(p)) for p in parts) + f"/{digest}"
 
 
 def weakest(bases) -> str:
@@ -90,15 +91,25 @@ def weakest(bases) -> str:
 
 
 def detail(records) -> str:
-    """Which of ``records`` make their weakest basis, in words (e.g. "above n = 1024")."""
+    """Which of ``records`` make their weakest basis, in words: "above n = 1024" when, for
+    every method, its weak rows lie above its stronger ones; else "k of N rows"."""
     bases = [record_basis(r) for r in records]
     worst = weakest(bases)
-    weak = [r for r, b in zip(records, bases) if b == worst]
-    strong = [r for r, b in zip(records, bases) if _RANK[b] < _RANK[worst]]
-    if worst in ("measured", "published") or not weak:
+    if worst in ("measured", "published"):
         return ""
-    if strong and min(int(_get(r, "n")) for r in weak) > max(int(_get(r, "n")) for r in strong):
-        return f"above n = {max(int(_get(r, 'n')) for r in strong)}"
+    weak = [r for r, b in zip(records, bases) if b == worst]
+    thresholds = []
+    for method in {_get(r, "method") for r in weak}:
+        mine = [r for r, b in zip(records, bases) if _get(r, "method") == method]
+        strong = [int(_get(r, "n")) for r, b in zip(records, bases)
+                  if _get(r, "method") == method and _RANK[b] < _RANK[worst]]
+        low = min(int(_get(r, "n")) for r in mine if record_basis(r) == worst)
+        if not strong or low <= max(strong):
+            thresholds = []
+            break
+        thresholds.append(max(strong))
+    if thresholds:
+        return f"above n = {min(thresholds)}"
     return f"{len(weak)} of {len(records)} rows" if len(weak) < len(records) else "every row"
 
 

@@ -20,6 +20,7 @@ import functools
 import json
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,7 @@ from .. import generators, registry, report, timing
 from ..verdicts import Evidence
 from ..dijkstra import cpu_array
 from ..profiles import choose
-from ..records import Record, to_frame
+from ..records import Record, from_csv, to_frame
 from ..sssp_iterative.spmv import bytes_per_sweep
 
 PAPER = "liu"
@@ -458,11 +459,9 @@ def verdicts(measured: pd.DataFrame) -> list[dict]:
                         published="2.58-2.62", measured="no CPU cell measured", holds=None))
     allc = sp[(sp["kind"] == top)].dropna(subset=["speedup"])
     if len(allc) and top != par:
-        nmax = allc["n"].max()
-        val = float(allc[allc["n"] == nmax]["speedup"].max())
         out.append(dict(claim=f"more threads: parallel CPU Dijkstra with every core "
                               f"({cpu_array.max_threads()} threads)",
-                        published="not measured (4 vCPUs)", measured=f"{val:.2f}x at N={nmax}",
+                        published="not measured (4 vCPUs)", measured=every_core(allc),
                         holds=None, note="extra measurement, no claim in the paper"))
     # 2. CPU time hardly depends on the degree
     ser = measured[(measured["kind"] == SERIAL)].dropna(subset=["seconds"])
@@ -538,6 +537,30 @@ def verdicts(measured: pd.DataFrame) -> list[dict]:
                         note="our total excludes CUDA context creation (≈3 s in every paper cell) and "
                              "the host scan of the N×N matrix into COO; it is convert + H2D + algorithm + D2H"))
     return out
+
+def every_core(allc: pd.DataFrame) -> str:
+    """The every-core speedup at the largest N, the best of the degrees, said so (it read
+    "2.37x at N=20000" as if there were one cell)."""
+    nmax = allc["n"].max()
+    cells = allc[allc["n"] == nmax]["speedup"]
+    return (f"{float(cells.max()):.2f}x at N={nmax} (the best of {len(cells)} degrees; "
+            f"{float(cells.min()):.2f}-{float(cells.max()):.2f}x)")
+
+
+def verdict_corrections(folder) -> dict:
+    """The every-core speedup named as the best of the degrees (see :func:`every_core`),
+    from the committed records: the widest ``parallel_<k>`` column they hold."""
+    path = Path(folder) / "records_fig1.csv"
+    if not path.exists():
+        return {}
+    sp = speedups(times(from_csv(path)))
+    widest = max((k for k in sp["kind"].unique() if str(k).startswith("parallel_")),
+                 key=lambda k: int(k.split("_")[1]), default=None)
+    allc = sp[sp["kind"] == widest].dropna(subset=["speedup"]) if widest else sp.iloc[:0]
+    if widest is None or widest == parallel_col(PAPER_THREADS) or allc.empty:
+        return {}
+    return {("liu", "more threads"): {"measured": every_core(allc)}}
+
 
 # ------------------------------------------------------------------ what each verdict rests on
 EVIDENCE = [

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .. import gallery, registry, report, verdicts
 from ..records import from_csv, solved_fewer_sources
-from . import cross_paper as xp, method_map as mm
+from . import cross_paper as xp, method_map as mm, okuyama
 
 
 def wrong_problem(rec) -> str:
@@ -104,7 +104,7 @@ def _okuyama_stand_ins(folder: Path) -> int:
     changed = 0
     for path in sorted(folder.glob("records_*.csv")):
         recs = from_csv(path)
-        marked = [r for r in recs if r.graph.startswith(STAND_IN_PREFIXES["okuyama"]) and not r.stand_in]
+        marked = [r for r in recs if r.graph.startswith(okuyama.STAND_INS) and not r.stand_in]
         for r in marked:
             r.stand_in = True
         if marked:
@@ -113,15 +113,11 @@ def _okuyama_stand_ins(folder: Path) -> int:
     return changed
 
 
-STAND_IN_PREFIXES = {"okuyama": ("random", "rmat")}
-
-
-def corrections() -> dict:
+def corrections(folder) -> dict:
     """Published values a committed verdict mistyped, by (notebook, claim prefix): the fields
     to write again, each from the transcription table."""
-    from . import liu, okuyama, pandey, takafuji
-    return {**takafuji.verdict_corrections(), **pandey.verdict_corrections(),
-            **liu.verdict_corrections(), **okuyama.verdict_corrections()}
+    from . import liu, pandey, takafuji
+    return {k: v for module in (takafuji, pandey, liu, okuyama) for k, v in module.verdict_corrections(folder).items()}
 
 
 def _correct_published(folder: Path, stem: str) -> list[str]:
@@ -131,7 +127,7 @@ def _correct_published(folder: Path, stem: str) -> list[str]:
     import pandas as pd
     df = pd.read_csv(path, keep_default_na=False)
     fixed = []
-    for (notebook, prefix), fields in corrections().items():
+    for (notebook, prefix), fields in corrections(folder).items():
         if notebook != stem:
             continue
         rows = df["claim"].str.startswith(prefix)
@@ -153,13 +149,12 @@ def provenance(folder) -> dict:
         evidence = importlib.import_module(f"{__package__}.{stem}").EVIDENCE
     except (ImportError, AttributeError):
         return {}
-    stand_ins = _okuyama_stand_ins(folder) if stem in STAND_IN_PREFIXES else 0
+    stand_ins = _okuyama_stand_ins(folder) if stem == "okuyama" else 0
     fixed = _correct_published(folder, stem)
     if stem == "okuyama" and (folder / "records_fig14.csv").exists():
-        from . import okuyama
         o14 = okuyama.fig14_overhead(from_csv(folder / "records_fig14.csv"))
         report.save_table(o14, folder, "fig14", title="Fig. 14: path-recording overhead (%) vs |V|",
-                          note=okuyama.FIG14_NOTE)
+                          note=okuyama.FIG14_NOTE.format(**okuyama.published_claim("path_overhead")))
     df = verdicts.annotate(folder, evidence)
     if df.empty and not stand_ins:
         return {}
