@@ -22,9 +22,11 @@ from urllib.parse import quote
 import pandas as pd
 
 from .records import write_atomic
-from .report import VERDICT_COLUMNS, read_run
+from .report import read_run
 
 MAX_TABLE_ROWS = 60
+# the verdict beside its basis (the record ids it rests on stay in verdicts.csv)
+GALLERY_VERDICT_COLUMNS = ["claim", "published", "measured", "verdict", "basis", "note"]
 COUNTS = ("verified", "unverified", "skipped", "extrapolated", "stand-in")
 RESULT_FILES = ("run.json", "verdicts.csv", "*.ipynb", "table_*.csv", "fig_*.png", "records_*.csv")
 # Profiles whose results live in a sub-folder of results/ (the others write results/<notebook>/).
@@ -188,6 +190,12 @@ def profile_block(folder: Path, root: Path, level: str) -> list[str]:
         again = run["rechecked"]
         out += ["", f"**Re-checked after the run** ({str(again.get('at', ''))[:16].replace('T', ' ')} UTC): "
                     f"{again.get('records_marked_unverified', 0)} records marked unverified: {again.get('why', '')}"]
+    if run.get("rechecked_provenance"):
+        again = run["rechecked_provenance"]
+        fixed = ", ".join(again.get("published_corrected", [])) or "none"
+        out += ["", f"**Verdicts re-derived** ({str(again.get('at', ''))[:16].replace('T', ' ')} UTC): "
+                    f"{again.get('why', '')}; published values corrected: {fixed}; records marked "
+                    f"stand-in: {again.get('records_marked_stand_in', 0)}."]
 
     links = [f"[{p.name}]({link(folder, p.name, root)})" for p in
              [folder / f"{stem}.ipynb", folder / f"{stem}.failed.ipynb"] if p.exists()]
@@ -201,7 +209,7 @@ def profile_block(folder: Path, root: Path, level: str) -> list[str]:
     verdicts = folder / "verdicts.csv"
     if verdicts.exists():
         df = read_table(verdicts)
-        out += ["", f"{level} Verdicts", "", markdown_table(df[[c for c in VERDICT_COLUMNS if c in df]])]
+        out += ["", f"{level} Verdicts", "", markdown_table(df[[c for c in GALLERY_VERDICT_COLUMNS if c in df]])]
     for table in sorted(folder.glob("table_*.csv")):
         name = table.stem.removeprefix("table_")
         caption = table.with_suffix(".md")

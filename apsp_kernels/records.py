@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import gpu
+from .provenance import record_basis, record_id
 
 TIMING_SCOPES = ("kernel", "with_transfers", "cpu")
 
@@ -71,6 +72,16 @@ class Record:
     @property
     def time_s(self) -> float:
         return self.time_ms_median / 1e3
+
+    @property
+    def basis(self) -> str:
+        """What the time stands on (:data:`apsp_kernels.provenance.BASES`), from the fields."""
+        return record_basis(self)
+
+    @property
+    def id(self) -> str:
+        """A stable id (:func:`apsp_kernels.provenance.record_id`) that verdicts cite."""
+        return record_id(self)
 
     def param(self, key, default=None):
         return json.loads(self.params).get(key, default)

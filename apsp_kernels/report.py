@@ -5,26 +5,49 @@ Every file goes to ``results/<notebook>/`` in the layout the gallery reads
 """
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from . import gpu
+from . import gpu, provenance
 from .records import Record, from_csv, to_frame, write_atomic, write_csv
+from .verdicts import VERDICT_COLUMNS
 
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
+TRANSCRIPTIONS = PUBLISHED_DIR / "transcriptions.csv"
 RESUME_FILE = "resume.json"  # the runner's list of experiments to reuse (reproduce --resume)
-VERDICT_COLUMNS = ["claim", "published", "measured", "verdict", "note"]
 GOAL_GPU = "NVIDIA H100 80GB HBM3"  # the GPU the project's goals in seconds were set for
 
 
+def transcriptions() -> pd.DataFrame:
+    """The one transcription table, ``data/published/transcriptions.csv``: a row per published
+    cell (paper, table, row, column, value, page: where in the paper's text it stands)."""
+    return pd.read_csv(TRANSCRIPTIONS, dtype=str, keep_default_na=False)
+
+
 def published(paper: str, table: str) -> pd.DataFrame:
-    """A published table transcribed once into ``data/published/<paper>/<table>.csv``."""
-    path = PUBLISHED_DIR / paper / f"{table}.csv"
-    if not path.exists():
-        raise FileNotFoundError(f"no transcribed table {path}; transcribe it from shared/papers first")
-    return pd.read_csv(path, comment="#")
+    """A published table, rebuilt from its cells in :func:`transcriptions` (a ``source``
+    column holds each row's page)."""
+    cells = transcriptions()
+    cells = cells[(cells["paper"] == paper) & (cells["table"] == table) & (cells["column"] != "#caption")]
+    if cells.empty:
+        raise FileNotFoundError(f"no transcribed table {paper}/{table} in {TRANSCRIPTIONS}; "
+                                "transcribe it from shared/papers first")
+    wide = cells.pivot(index="row", columns="column", values="value")
+    wide = wide.loc[sorted(wide.index, key=int), list(dict.fromkeys(cells["column"]))]
+    wide["source"] = cells.groupby("row")["page"].first().loc[wide.index]
+    return pd.read_csv(io.StringIO(wide.to_csv(index=False)))
+
+
+def quote(paper: str, claim: str) -> str:
+    """A claim's published value as the paper states it (table ``quotes`` of
+    :func:`transcriptions`: one row per claim, its value column the text a verdict shows)."""
+    rows = published(paper, "quotes").set_index("claim")
+    if claim not in rows.index:
+        raise KeyError(f"no quote {claim!r} for {paper} in {TRANSCRIPTIONS}; add it with its page")
+    return str(rows.loc[claim, "value"])
 
 
 def output_dir(path) -> Path:
@@ -90,15 +113,28 @@ def save_table(df: pd.DataFrame, out_dir, name: str, title: str = "", note: str 
     return df
 
 
-def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, note: str = "") -> dict:
-    """Append (or replace, by claim) a row of ``verdicts.csv``; holds=None means not tested."""
+def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, note: str = "",
+                records=None, basis: str | None = None) -> dict:
+    """Append (or replace, by claim) a row of ``verdicts.csv``; holds=None means not tested.
+
+    ``records``: the Records the verdict rests on; their weakest basis (see
+    :mod:`apsp_kernels.provenance`) qualifies the verdict line and their ids are listed.
+    ``basis``: for a verdict that rests on no record (``published``: the paper's numbers or a
+    model of them). With neither, the row keeps its bare outcome until
+    :func:`apsp_kernels.verdicts.annotate` finds its records from the driver's EVIDENCE
+    (``reproduce`` runs it after each notebook)."""
     path = output_dir(out_dir) / "verdicts.csv"
-    verdict = {True: "holds", False: "does not hold", None: "not tested"}[holds]
+    outcome = provenance.wording(holds, "measured")
     row = {"claim": claim, "published": str(published), "measured": str(measured),
-           "verdict": verdict, "note": note}
-    old = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=VERDICT_COLUMNS)
+           "verdict": outcome, "basis": "", "records": "", "note": note, "outcome": outcome}
+    if records is not None or basis is not None:
+        records = list(records or [])
+        row["basis"], where = provenance.basis_of(records, basis if not records else None)
+        row["verdict"] = provenance.wording(holds, row["basis"], where)
+        row["records"] = " ".join(provenance.record_id(r) for r in records)
+    old = pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame(columns=VERDICT_COLUMNS)
     old = old[old["claim"] != claim]
-    write_csv(pd.concat([old, pd.DataFrame([row])], ignore_index=True), path)
+    write_csv(pd.concat([old, pd.DataFrame([row])], ignore_index=True).reindex(columns=VERDICT_COLUMNS), path)
     return row
 
 

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets, generators, gpu, oracle, registry, report, timing
+from ..verdicts import Evidence
 from ..errors import DatasetUnavailable, GPUMemoryError, NoGPUError
 from ..graph import Graph
 from ..profiles import check as check_profile
@@ -673,3 +674,16 @@ def _div(a, b):
 
 def _nz(t):
     return math.inf if t is None else t
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    Evidence("Bellman-Ford stride with flag", "table1", ("bf_naive", "bf_stride_flag")),
+    Evidence("the strided version runs slower", "table1", ("bf_naive", "bf_stride"), "NY"),
+    Evidence("naive GPU Dijkstra APSP", "table2", ("dijkstra_naive_apsp", "dijkstra_serial")),
+    Evidence("super naive is the fastest", "table3", ("fw_naive", "fw_super_naive", "fw_super_naive_shared")),
+    Evidence("super naive shared does not", "table3", ("fw_super_naive", "fw_super_naive_shared")),
+    Evidence("tiled runs about", "table3", ("fw_naive", "fw_tiled")),
+    Evidence("tiled with shared memory is about 2", "table3", ("fw_tiled", "fw_tiled_shared")),
+    Evidence("tiled with shared memory is about 8", "table3", ("fw_naive", "fw_tiled_shared")),
+    Evidence("our tiled-shared FW", "speed_reference", "fw_tiled_shared"),
+]

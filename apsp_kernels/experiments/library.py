@@ -21,6 +21,7 @@ import pandas as pd
 from scipy.sparse import csgraph
 
 from .. import datasets, generators, gpu, host_cpu, oracle, report
+from ..verdicts import Evidence
 from ..errors import GPUMemoryError, InputError
 from ..graph import Graph
 from ..profiles import choose
@@ -508,3 +509,11 @@ def verdicts(results: dict[str, list[Record]]) -> list[dict]:
                     "holds": bool(r["auto_verified"] and r["auto_vs_scipy"] >= 1) if on_gpu else None,
                     "note": "; ".join(notes)})
     return out
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    Evidence(r"shortest_path\(method='auto'\) picks", where="method != 'networkx'"),
+    Evidence(r".* on SSSP from vertex 0 of USA-road-d NY", "ny_sssp"),
+    Evidence(r".* on all pairs on p2p-Gnutella04", "gnutella04_apsp"),
+    Evidence(r".* on all pairs on", "regular_apsp"),
+]

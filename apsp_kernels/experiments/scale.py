@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets, generators, gpu, oracle, timing
+from ..verdicts import Evidence
 from ..distributed import all_sources, bulk_instances, cluster, estimate
 from ..distributed.estimate import describe
 from ..profiles import check, choose
@@ -329,3 +330,11 @@ def bound_note(record: Record, graph, copy_bytes_per_s: float | None = None) -> 
                      f"{copy_bytes_per_s / 1e12:.2f} TB/s, measured): {floor:.3g} s, the run took "
                      f"{record.time_ms_median / 1e3:.3g} s = {record.time_ms_median / 1e3 / floor:.0f}x")
     return "; ".join(parts) or "bound: neither sweep counts nor a GPU to measure the bandwidth on"
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    *(Evidence(rf"{road}: \d+ GPUs? >= 1\.8x", "road_reductions", graph=road) for road in ("NY", "BAY")),
+    *(Evidence(rf"{road}: \d+ GPUs? >= 10x", ("road_reductions", "road_reductions_cpu"), graph=road)
+      for road in ("NY", "BAY")),
+    Evidence("bulk ", "bulk"),
+]

@@ -1,0 +1,155 @@
+"""What a number stands on: one vocabulary for records and verdicts (issue 28).
+
+A record's *basis* says how its time was obtained; a verdict's basis is the weakest basis of
+the records it rests on, and its wording says so: a verdict whose rows are not all measured
+never reads as a bare "holds" / "does not hold".
+
+BASES, strongest first:
+
+- ``measured``: timed in full and every answer row checked against the oracle;
+- ``verified-sample``: timed in full, the answer checked on sampled rows / instances;
+- ``stand-in``: measured on a graph that replaces one the paper used and we do not have;
+- ``extrapolated``: measured on a part (sampled sources, a prefix of iterations) and scaled;
+- ``upper-bound``: a bound on the time, not the time (e.g. all sources charged the slowest part);
+- ``published``: no measurement of ours, the paper's numbers (or a model of them) only.
+
+A record that was skipped, or timed without its answer being checked, supports no verdict:
+its basis is ``not run`` / ``not measured`` (:data:`NO_DATA`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+
+BASES = ("measured", "verified-sample", "stand-in", "extrapolated", "upper-bound", "published")
+NOT_MEASURED, NOT_RUN = "not measured", "not run"
+NO_DATA = (NOT_MEASURED, NOT_RUN)
+OUTCOMES = ("holds", "does not hold", "not tested", NOT_MEASURED, NOT_RUN)
+_RANK = {b: i for i, b in enumerate(BASES + NO_DATA)}
+_SAMPLE = re.compile(r"(\d+) (?:sampled )?of (?:its )?(\d+)")
+
+
+def _get(rec, key, default=None):
+    return rec.get(key, default) if isinstance(rec, dict) else getattr(rec, key, default)
+
+
+def _flag(value) -> bool:
+    return str(value).strip().lower() == "true"
+
+
+def _finite(value) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def sampled(verify_scope: str) -> bool:
+    """Whether a verify scope names a sample (some rows or instances), not every row."""
+    scope = str(verify_scope or "")
+    if "sampled" in scope:
+        return True
+    return any(a != b for a, b in _SAMPLE.findall(scope))
+
+
+def record_basis(rec) -> str:
+    """The basis of one record (a Record or a row dict of a ``records_*.csv``)."""
+    if str(_get(rec, "skipped", "") or "").strip() or not _finite(_get(rec, "time_ms_median")):
+        return NOT_RUN
+    if not _flag(_get(rec, "verified", False)):
+        return NOT_MEASURED
+    extrapolation = str(_get(rec, "extrapolation", "") or "")
+    if extrapolation.lower().startswith("upper bound"):
+        return "upper-bound"
+    if _flag(_get(rec, "extrapolated", False)):
+        return "extrapolated"
+    if _flag(_get(rec, "stand_in", False)):
+        return "stand-in"
+    if sampled(_get(rec, "verify_scope", "")):
+        return "verified-sample"
+    return "measured"
+
+
+def record_id(rec) -> str:
+    """A stable id for a record, without spaces: its experiment, method, graph and n, and a
+    short hash of what tells it apart from its siblings (m, scope, timestamp, params). The
+    same row read back from its CSV gets the same id."""
+    params = _get(rec, "params", "{}")
+    params = params if isinstance(params, str) else json.dumps(params, sort_keys=True, default=str)
+    key = "|".join(str(_get(rec, k, "")) for k in ("method", "graph", "n", "m", "timing_scope", "timestamp"))
+    digest = hashlib.sha1(f"{key}|{params}".encode()).hexdigest()[:8]
+    parts = (_get(rec, k) for k in ("experiment", "method", "graph", "n"))
+    return "/".join(re.sub(r"\s+", "", str(p)) for p in parts) + f"/{digest}"
+
+
+def weakest(bases) -> str:
+    """The weakest of some bases (``not run`` for none)."""
+    bases = list(bases)
+    return max(bases, key=lambda b: _RANK[b]) if bases else NOT_RUN
+
+
+def detail(records) -> str:
+    """Which of ``records`` make their weakest basis, in words: "above n = 1024" when, for
+    every method, its weak rows lie above its stronger ones; else "k of N rows"."""
+    bases = [record_basis(r) for r in records]
+    worst = weakest(bases)
+    if worst in ("measured", "published"):
+        return ""
+    weak = [r for r, b in zip(records, bases) if b == worst]
+    thresholds = []
+    for method in {_get(r, "method") for r in weak}:
+        mine = [r for r, b in zip(records, bases) if _get(r, "method") == method]
+        strong = [int(_get(r, "n")) for r, b in zip(records, bases)
+                  if _get(r, "method") == method and _RANK[b] < _RANK[worst]]
+        low = min(int(_get(r, "n")) for r in mine if record_basis(r) == worst)
+        if not strong or low <= max(strong):
+            thresholds = []
+            break
+        thresholds.append(max(strong))
+    if thresholds:
+        return f"above n = {min(thresholds)}"
+    return f"{len(weak)} of {len(records)} rows" if len(weak) < len(records) else "every row"
+
+
+_WORDS = {"verified-sample": "verified on a sample", "stand-in": "stand-in graph",
+          "extrapolated": "extrapolated", "upper-bound": "an upper bound", "published": "published numbers only"}
+
+
+def wording(holds: bool | None, basis: str, where: str = "") -> str:
+    """The verdict line: the outcome, qualified by its basis when that is not ``measured``.
+
+    An upper bound on a time cannot show that something is too slow, so a failing verdict on
+    one reads ``not measured``; a verdict with no data reads ``not run`` / ``not measured``."""
+    if basis in NO_DATA:
+        return basis
+    if holds is None:
+        outcome = "not tested"
+    elif basis == "upper-bound" and not holds:
+        return f"{NOT_MEASURED} (only an upper bound{': ' + where if where else ''})"
+    else:
+        outcome = "holds" if holds else "does not hold"
+    if basis == "measured":
+        return outcome
+    sep = " " if where.startswith("above") else ": "
+    return f"{outcome} ({_WORDS[basis]}{sep + where if where else ''})"
+
+
+def outcome(verdict: str) -> str:
+    """The outcome a verdict line starts with (one of :data:`OUTCOMES`)."""
+    for word in sorted(OUTCOMES, key=len, reverse=True):
+        if str(verdict).startswith(word):
+            return word
+    raise ValueError(f"verdict {verdict!r} starts with none of {OUTCOMES}")
+
+
+def basis_of(records, basis: str | None = None) -> tuple[str, str]:
+    """``(basis, where)`` of a verdict resting on ``records``; ``basis`` overrides it for a
+    verdict with no records (``published``: the paper's numbers or a model of them only)."""
+    if basis is not None:
+        if basis not in BASES + NO_DATA:
+            raise ValueError(f"basis {basis!r} is none of {BASES + NO_DATA}")
+        return basis, ""
+    records = list(records)
+    return weakest(record_basis(r) for r in records), detail(records)
