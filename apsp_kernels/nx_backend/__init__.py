@@ -1,24 +1,37 @@
-"""A NetworkX backend named ``apsp_kernels``: NetworkX's shortest-path-length functions on
+"""A NetworkX backend named ``apsp_kernels``: NetworkX's shortest-path functions (lengths,
+paths, predecessors, all pairs, Floyd-Warshall, Johnson, negative cycles, averages) on
 :func:`apsp_kernels.shortest_path`, with NetworkX's semantics::
 
     import networkx as nx
     D = nx.floyd_warshall_numpy(G, backend="apsp_kernels")
-    lengths = dict(nx.all_pairs_dijkstra_path_length(G, backend="apsp_kernels"))
+    dist, paths = nx.single_source_dijkstra(G, source, backend="apsp_kernels")
 
 Registered through two entry points (``pyproject.toml``): ``networkx.backends`` names
 :class:`~apsp_kernels.nx_backend.interface.BackendInterface` (loaded on first use) and
 ``networkx.backend_info`` names :func:`get_info` (called when NetworkX is imported, so this
-module imports nothing heavy). NetworkX only dispatches here when asked: ``backend=`` or the
-user's own ``nx.config.backend_priority``.
+module imports nothing heavy; ``FUNCTIONS`` below is the list NetworkX dispatches). NetworkX
+only dispatches here when asked: ``backend=`` or the user's own ``nx.config.backend_priority``.
+Modules: ``arcs`` (the graph), ``search`` (rows, trees, NetworkX's dicts), ``weighted``,
+``unweighted``, ``generic``, ``dense``, ``relabel`` (the functions), ``registry``, ``interface``.
 
 Weights: whole numbers with ``|w| <= 2**30`` run exactly (int32) through ``method="auto"``
 (the GPU kernels where a GPU is usable). Other weights run in float64 on the host (the
 library's ``method="scipy"``), exact as NetworkX, unless ``nx.config.backends.apsp_kernels.float32``
-is True: then they run on the GPU in float32 (about 7 significant digits). What is declined
-(NetworkX raises ``NotImplementedError`` for ``backend=``, or runs its own implementation
-under ``nx.config.backend_priority``): a callable ``weight`` (``can_run`` is False), a weight
-that is not a finite number (NetworkX keeps an ``inf`` edge as a path of length inf), and the
-cases each function names below.
+is True: then they run on the GPU in float32 (about 7 significant digits).
+
+Paths come from the library's predecessor tree (``return_predecessors=True``): where several
+paths are shortest, the one returned may differ from NetworkX's (NetworkX keeps the first found
+in its heap order); it is always a shortest path and the lengths equal NetworkX's. Predecessor
+lists (``*_predecessor_and_distance``, ``predecessor``, ``all_shortest_paths``) hold the same
+nodes as NetworkX's, perhaps in another order.
+
+Declined (``can_run`` gives the reason; NetworkX runs its own under ``backend_priority``, or
+raises its ``NotImplementedError`` for an explicit ``backend=`` without ``fallback_to_nx``): a
+callable ``weight``, an A* ``heuristic``, a weight that is not a finite number, negative weights
+in Dijkstra's functions, a negative cycle in Floyd-Warshall's, ``relabel_nodes`` that merges
+nodes or works in place. Conversions are cached by NetworkX per graph and weight attribute
+(``G.__networkx_cache__``, cleared when the graph changes through its methods); NetworkX
+itself warns when it reuses one, unless ``nx.config.warnings_to_ignore.add("cache")``.
 """
 
 _TREE = ("Paths follow the library's shortest-path tree (apsp_kernels.shortest_path(..., "

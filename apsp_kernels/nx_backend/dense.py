@@ -38,8 +38,10 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     has_arcs[G.src] = True
     distances, predecessors = {}, {}
     for i, node in enumerate(nodes):
-        values = dist[i].astype(np.int64).tolist() if G.integral else dist[i].tolist()
-        finite = np.isfinite(dist[i]).tolist()
+        finite = np.isfinite(dist[i])
+        values = (np.where(finite, dist[i], 0).astype(np.int64).tolist() if G.integral else
+                  dist[i].tolist())
+        finite = finite.tolist()
         row = defaultdict(lambda: float("inf"))
         row.update((v, d if ok else float("inf")) for v, d, ok in zip(nodes, values, finite))
         distances[node] = row

@@ -150,13 +150,16 @@ def path_to(g: ArcGraph, pred, i: int, j: int) -> list:
     return path[::-1]
 
 
-def all_predecessors(g: ArcGraph, dist, sources, keep=None) -> dict:
-    """{node: [every predecessor on some shortest path]} for the reached vertices, the sources
-    with ``[]``, each list nearest predecessor first; NetworkX's ``pred`` dicts."""
+def all_predecessors(g: ArcGraph, dist, sources, keep=None, levels=False) -> dict:
+    """{node: [u for every tight arc u -> node]} for the reached vertices, each list nearest
+    predecessor first: NetworkX's ``pred`` dicts. As NetworkX's Dijkstra and Bellman-Ford, a
+    zero-weight arc back into a source and a zero-weight self loop count; breadth-first
+    ``levels`` count neither (a source is at level 0)."""
     src, dst, w = g.src, g.dst, g.w.astype(np.float64)
     ok = np.isfinite(dist) if keep is None else np.isfinite(dist) & keep
-    tight = ok[src] & ok[dst] & (dist[src] + w == dist[dst]) & (src != dst)
-    tight &= ~np.isin(dst, list(sources))
+    tight = ok[src] & ok[dst] & (dist[src] + w == dist[dst])
+    if levels:
+        tight &= (src != dst) & ~np.isin(dst, list(sources))
     s, d = src[tight], dst[tight]
     order = np.lexsort((s, dist[s], d))
     out = {g.nodes[v]: [] for v in sources}

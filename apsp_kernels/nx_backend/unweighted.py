@@ -81,7 +81,7 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None):
     i = G.index[source]
     row = search.row(G, i)
     keep = None if not cutoff else row <= cutoff  # NetworkX stops after level ``cutoff``; 0: no cutoff
-    pred = search.all_predecessors(G, row, [i], keep)
+    pred = search.all_predecessors(G, row, [i], keep, levels=True)
     if target is not None:
         if target not in pred:
             return ([], -1) if return_seen else []

@@ -158,6 +158,8 @@ def _astar(G, source, target, weight, cutoff):
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
     i, j = G.index[source], G.index[target]
+    if i == j:
+        return 0, [source]  # NetworkX's sum over no edges: the int 0
     dist, pred = search.tree(G, [i])
     if not np.isfinite(dist[j]) or (cutoff and dist[j] > cutoff):
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
