@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import functools
+import importlib
 import json
 import os
 import shutil
@@ -192,12 +193,23 @@ def keep_partial_notebook(folder: Path, stem: str) -> str:
     return f"{stem}.failed.ipynb"
 
 
+def annotate_verdicts(folder: Path, stem: str) -> None:
+    """Each verdict's basis and record ids, from the driver's EVIDENCE (apsp_kernels.verdicts)."""
+    from . import verdicts
+    try:
+        evidence = importlib.import_module(f"apsp_kernels.experiments.{stem}").EVIDENCE
+    except (ImportError, AttributeError):
+        evidence = []
+    verdicts.annotate(folder, evidence)
+
+
 def publish(notebook: Path, results: Path, info: dict) -> dict:
     """Write run.json into the run's folder and move it into place: a run through becomes
     ``results/<stem>/`` (and any earlier failure is gone), else ``<stem>.failed/``. Returns ``info``."""
     stem = notebook.stem
     staging = staging_dir(results, stem)
     (staging / RESUME_FILE).unlink(missing_ok=True)  # what was reused: run.json's "resumed" (report.measure)
+    annotate_verdicts(staging, stem)
     write_run_json(staging, info, title=heading(notebook) or stem)
     if info["status"] == "ok":
         replace_dir(staging, results / stem)

@@ -1,0 +1,206 @@
+"""Audit of committed results (issue 28): each check returns its problems, [] when sound.
+
+- :func:`verdict_problems`: every verdict's record ids exist in its folder's records, its
+  basis is the weakest of theirs, its line is the one that basis gives, and re-deriving it
+  from the driver's EVIDENCE gives the same basis and ids;
+- :func:`published_problems`: every number a paper notebook's verdict quotes as published is
+  a cell of the transcription table (as shown, rounded), and the values the drivers derive
+  from that table (their ``verdict_corrections``) are the ones the verdicts show;
+- :func:`readme_problems`: every README sentence that states a run time or a result names a
+  committed file (a link or a backticked path) that shows it; a time in minutes or seconds
+  must match the ``seconds`` of the ``run.json`` it names.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from . import provenance, report, verdicts
+
+PAPERS = ("bodra", "liu", "okuyama", "pandey", "takafuji")
+# Published values a driver derives from the paper by hand and that no cell shows yet (ratios
+# read off figures, a section's prose); each still to move into the transcription table.
+TYPED_IN_DRIVER = {
+    ("liu", "serial O(N²) Dijkstra time barely depends"): "ratio of two Fig. 1 cells, typed in liu.verdicts",
+    ("liu", "GPU algorithm time grows with MIN_DEGREE"): "ratio of two Fig. 1 cells, typed in liu.verdicts",
+    ("liu", "the gap between GPU total time"): "ratios of Fig. 1 cells, typed in liu.verdicts",
+    ("pandey", "a base case of 16x16"): "Sec. 4.3 prose, typed in notebooks/pandey.ipynb",
+}
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)(?:\s*([KM])\b)?")
+
+
+def read_verdicts(folder) -> pd.DataFrame:
+    path = Path(folder) / "verdicts.csv"
+    return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame()
+
+
+def evidence_of(stem: str):
+    try:
+        return importlib.import_module(f"apsp_kernels.experiments.{stem}").EVIDENCE
+    except (ImportError, AttributeError):
+        return None
+
+
+def verdict_problems(folder) -> list[str]:
+    folder = Path(folder)
+    df = read_verdicts(folder)
+    if df.empty:
+        return []
+    frame = verdicts.load_records(folder)
+    basis_of = dict(zip(frame["id"], frame["basis"]))
+    by_id = {i: r for i, r in zip(frame["id"], frame.to_dict("records"))}
+    evidence = evidence_of(folder.name)
+    out = []
+    for row in df.to_dict("records"):
+        where = f"{folder}/verdicts.csv: {row['claim'][:60]!r}"
+        for column in ("basis", "records", "outcome"):
+            if column not in row:
+                return [f"{folder}/verdicts.csv has no {column} column"]
+        ids = row["records"].split()
+        missing = [i for i in ids if i not in basis_of]
+        if missing:
+            out.append(f"{where}: record ids not in its records: {', '.join(missing[:3])}")
+            continue
+        if row["basis"] not in provenance.BASES + provenance.NO_DATA:
+            out.append(f"{where}: basis {row['basis']!r} is not in the vocabulary")
+            continue
+        if ids:
+            weakest = provenance.weakest(basis_of[i] for i in ids)
+            if weakest != row["basis"]:
+                out.append(f"{where}: basis {row['basis']!r}, its records' weakest is {weakest!r}")
+            _, place = provenance.basis_of([by_id[i] for i in ids])
+        else:
+            place = ""
+        line = provenance.wording(verdicts.held(row["outcome"]), row["basis"], place)
+        if row["basis"] in provenance.NO_DATA:
+            line = row["verdict"] if row["verdict"].startswith(row["basis"]) else line
+        if row["verdict"] != line:
+            out.append(f"{where}: verdict {row['verdict']!r}, its basis gives {line!r}")
+        if evidence is not None:
+            basis, _, again = verdicts.resolve(verdicts.find(evidence, row["claim"]), frame)
+            if (basis, again) != (row["basis"], ids):
+                out.append(f"{where}: EVIDENCE gives basis {basis!r} on {len(again)} records, "
+                           f"the file says {row['basis']!r} on {len(ids)}")
+    return out
+
+
+def _numbers(text: str) -> list[float]:
+    out = []
+    for digits, suffix in _NUMBER.findall(str(text)):
+        value = float(digits.replace(",", ""))
+        out.append(value * {"K": 1e3, "M": 1e6}.get(suffix, 1))
+    return out
+
+
+def _shown(value: float, cells) -> bool:
+    """Whether ``value`` is one of ``cells`` as printed (rounded to its own digits)."""
+    for cell in cells:
+        if cell == value:
+            return True
+        text = f"{value:.10g}"
+        decimals = len(text.split(".")[1]) if "." in text else 0
+        if round(cell, decimals) == value or (value >= 1000 and abs(cell - value) <= 0.05 * value):
+            return True
+    return False
+
+
+def paper_numbers(paper: str) -> list[float]:
+    cells = report.transcriptions()
+    cells = cells[(cells["paper"] == paper) & (cells["column"] != "#caption")]
+    return sorted({n for v in cells["value"] for n in _numbers(v)})
+
+
+def published_problems(folder) -> list[str]:
+    folder = Path(folder)
+    stem = folder.name
+    df = read_verdicts(folder)
+    if df.empty or stem not in PAPERS:
+        return []
+    cells = paper_numbers(stem)
+    module = importlib.import_module(f"apsp_kernels.experiments.{stem}")
+    corrections = getattr(module, "verdict_corrections", lambda f: {})(folder)
+    derived = list(corrections)  # derived from the table by the driver: checked below
+    out = []
+    for row in df.to_dict("records"):
+        if re.search(r"project|issue", row["claim"] + row["published"], re.I):
+            continue  # the project's own goals, not the paper's numbers
+        if any(stem == nb and row["claim"].startswith(prefix) for nb, prefix in list(TYPED_IN_DRIVER) + derived):
+            continue
+        for value in _numbers(row["published"]):
+            if not _shown(value, cells):
+                out.append(f"{folder}/verdicts.csv: {row['claim'][:60]!r} quotes {value:g} as published; "
+                           f"no {stem} cell of {report.TRANSCRIPTIONS.name} shows it")
+    for (_, prefix), fields in corrections.items():
+        rows = df[df["claim"].str.startswith(prefix) | (df["claim"] == fields.get("claim", ""))]
+        for column, value in fields.items():
+            if column != "claim" and (rows[column] != value).any():
+                out.append(f"{folder}/verdicts.csv: {prefix!r} {column} reads "
+                           f"{rows[column].iloc[0]!r}; the transcription table gives {value!r}")
+    return out
+
+
+# ------------------------------------------------------------------ README sentences
+TIME = re.compile(r"(\d+(?:\.\d+)?)\s*(seconds|second|s|minutes|minute|min|hours|h)\b")
+RESULT = re.compile(r"\b(does not hold|\d+(?:\.\d+)?x)\b")
+PATH = re.compile(r"\]\(([^)\s]+)\)|`((?:results|data)/[^`\s]+)`")
+
+
+def sentences(text: str) -> list[str]:
+    """Prose sentences of a markdown file (code blocks and tables left out)."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    out = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        prose = " ".join(line for line in paragraph.splitlines() if not line.lstrip().startswith("|"))
+        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`*(\[])", prose) if s.strip()]
+    return out
+
+
+def table_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.lstrip().startswith("|")]
+
+
+def readme_problems(readme, root=None) -> list[str]:
+    readme = Path(readme)
+    root = Path(root) if root else readme.parent
+    text = readme.read_text()
+    out = []
+    for sentence in sentences(text) + table_rows(text):
+        times, results = TIME.findall(sentence), RESULT.findall(sentence)
+        if not times and not results:
+            continue
+        paths = [a or b for a, b in PATH.findall(sentence)]
+        files = [(readme.parent / p) if not p.startswith(("results/", "data/")) else root / p for p in paths
+                 if not p.startswith(("http", "#"))]
+        files = [f for f in files if f.exists()]
+        short = sentence[:90] + ("..." if len(sentence) > 90 else "")
+        if not files:
+            out.append(f"{readme}: {short!r} states a {'run time' if times else 'result'} and names no committed file")
+            continue
+        runs = [json.loads(f.read_text()) for f in files if f.name == "run.json"]
+        for value, unit in times:
+            seconds = float(value) * {"h": 3600, "hours": 3600, "minutes": 60, "minute": 60, "min": 60}.get(unit, 1)
+            if runs and not any(abs(r.get("seconds", -1e9) - seconds) <= max(30.0, 0.15 * seconds) for r in runs):
+                out.append(f"{readme}: {short!r} says {value} {unit}; its run.json says "
+                           f"{', '.join(str(r.get('seconds')) for r in runs)} s")
+    return out
+
+
+def gallery_problems(results) -> list[str]:
+    """results/README.md is the gallery of the committed files, as rendered from them now."""
+    from . import gallery
+    path = Path(results) / "README.md"
+    if not path.exists() or path.read_text() != gallery.render(Path(results)):
+        return [f"{path} is not the gallery of the committed files: run python -m apsp_kernels.gallery"]
+    return []
+
+
+def problems(results="results", readme="README.md") -> list[str]:
+    results = Path(results)
+    out = []
+    for folder in sorted(p.parent for p in results.glob("**/verdicts.csv")):
+        out += verdict_problems(folder) + published_problems(folder)
+    return out + readme_problems(results.parent / readme, results.parent) + gallery_problems(results)

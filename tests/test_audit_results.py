@@ -1,0 +1,95 @@
+"""The audit of the committed results (issue 28), and that it fails on planted inconsistencies."""
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from apsp_kernels import audit, provenance
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+
+
+def test_committed_results_pass_the_audit():
+    assert audit.problems(RESULTS, "README.md") == []
+
+
+def test_every_committed_verdict_names_a_basis_from_the_vocabulary():
+    for path in RESULTS.glob("**/verdicts.csv"):
+        df = pd.read_csv(path, keep_default_na=False)
+        assert set(df["basis"]) <= set(provenance.BASES + provenance.NO_DATA), path
+        bare = df[df["verdict"].isin(["holds", "does not hold"])]
+        assert (bare["basis"] == "measured").all(), (path, bare["claim"].tolist())
+
+
+@pytest.fixture
+def copy(tmp_path):
+    def make(name):
+        target = tmp_path / "results" / name
+        shutil.copytree(RESULTS / name, target)
+        return target
+    return make
+
+
+def _edit(folder, claim_prefix, **fields):
+    path = folder / "verdicts.csv"
+    df = pd.read_csv(path, keep_default_na=False)
+    rows = df["claim"].str.startswith(claim_prefix)
+    assert rows.any()
+    for column, value in fields.items():
+        df.loc[rows, column] = value
+    df.to_csv(path, index=False)
+
+
+def test_audit_of_a_clean_copy_is_clean(copy):
+    assert audit.verdict_problems(copy("pandey")) == []
+
+
+def test_a_verdict_citing_a_record_that_does_not_exist_fails(copy):
+    folder = copy("pandey")
+    _edit(folder, "in place", records="sweep/rkleene/no-such-graph/4096/00000000")
+    assert any("not in its records" in p for p in audit.verdict_problems(folder))
+
+
+def test_a_bare_holds_on_extrapolated_rows_fails(copy):
+    folder = copy("pandey")
+    _edit(folder, "up to 475x", verdict="holds", basis="measured")
+    found = audit.verdict_problems(folder)
+    assert any("weakest is 'extrapolated'" in p for p in found)
+
+
+def test_an_upper_bound_read_as_does_not_hold_fails(copy):
+    folder = copy("bodra")
+    _edit(folder, "naive GPU Dijkstra APSP", verdict="does not hold (an upper bound: 1 of 2 rows)")
+    assert any("its basis gives 'not measured" in p for p in audit.verdict_problems(folder))
+
+
+def test_a_mistyped_published_range_fails(copy):
+    folder = copy("takafuji")
+    _edit(folder, "bulk: the single kernel is faster", published="single faster in 56 of 58 cells (ratio 0.99-1.37)")
+    assert any("0.99-1.54" in p for p in audit.published_problems(folder))
+
+
+def test_a_published_number_that_no_cell_shows_fails(copy):
+    folder = copy("okuyama")
+    _edit(folder, "proposed is 2.8-13x", published="2.8-17.77x")
+    assert any("quotes 17.77" in p for p in audit.published_problems(folder))
+
+
+def test_readme_time_without_a_file_or_with_the_wrong_time_fails(tmp_path, copy):
+    copy("pandey")
+    root = tmp_path
+    (root / "README.md").write_text(
+        "The method map ran 18 minutes on one H200.\n\n"
+        "pandey took 9 minutes: [run.json](results/pandey/run.json).\n\n"
+        "pandey took 27 s: [run.json](results/pandey/run.json).\n")
+    found = audit.readme_problems(root / "README.md", root)
+    assert len(found) == 2
+    assert "names no committed file" in found[0] and "says 9 minutes" in found[1]
+
+
+def test_gallery_out_of_date_fails(copy, tmp_path):
+    copy("pandey")
+    (tmp_path / "results" / "README.md").write_text("# old gallery\n")
+    assert audit.gallery_problems(tmp_path / "results")
