@@ -239,7 +239,11 @@ ORDER = ("kernel", "copy: page-locked", "copy: page-locked, host clock", "copy: 
 
 def _ms(recs, method) -> float:
     r = next((r for r in recs if r.method == method and not r.skipped), None)
-    return r.time_ms_median if r is not None and (r.verified or r.method.startswith("copy")) else float("nan")
+    return r.time_ms_median if r is not None else float("nan")
+
+
+def _verified(recs, *methods) -> bool:
+    return all(any(r.method == m and r.verified and not r.skipped for r in recs) for m in methods)
 
 
 def table(recs: list[Record]) -> pd.DataFrame:
@@ -286,19 +290,29 @@ def verdicts(recs: list[Record]) -> list[dict]:
     on_gpu = gpu.available()
     no_gpu = "not tested: no CUDA GPU in this run"
     bound = cupy_ms + copy_ms
+    ok = _verified(recs, "numpy out", "cupy out")
+    if not on_gpu or not np.isfinite(numpy_ms / bound):
+        holds, note = None, no_gpu if not on_gpu else "not tested: a row is missing or was skipped"
+    else:
+        holds = ok and bool(numpy_ms <= NUMPY_GOAL * bound)
+        note = ("same run, judged on any GPU" if ok else
+                "DOES NOT HOLD: a NumPy-out or CuPy-out result differs from SciPy's")
     out = [{"claim": f"shortest_path NumPy out within {NUMPY_GOAL:g}x of CuPy out plus the page-locked copy, "
                      f"on {where}",
             "published": "- (issue 29 goal)",
             "measured": f"{numpy_ms:.2f} ms vs {cupy_ms:.2f} + {copy_ms:.2f} ms: {numpy_ms / bound:.2f}x",
-            "holds": bool(numpy_ms <= NUMPY_GOAL * bound) if on_gpu and np.isfinite(numpy_ms / bound) else None,
-            "note": no_gpu if not on_gpu else "verified results; same run, judged on any GPU"}]
+            "holds": holds, "note": note}]
     rx_ms = _ms(recs, "rustworkx")
     measured = f"{rx_ms / numpy_ms:.1f}x ({rx_ms:.1f} ms rustworkx vs {numpy_ms:.2f} ms NumPy out)"
     if rx is None or rx.skipped:
         holds, note = None, f"not tested: {rx.skipped if rx else 'rustworkx not run'}"
+    elif not on_gpu or not np.isfinite(rx_ms / numpy_ms):
+        holds, note = None, no_gpu if not on_gpu else "not tested: NumPy out was skipped"
     else:
-        holds = bool(rx_ms / numpy_ms >= RUSTWORKX_GOAL) if on_gpu and np.isfinite(rx_ms / numpy_ms) else None
-        note = no_gpu if not on_gpu else f"rustworkx on {rx.stat('threads')} host threads ({rx.device})"
+        ok = _verified(recs, "numpy out", "rustworkx")
+        holds = ok and bool(rx_ms / numpy_ms >= RUSTWORKX_GOAL)
+        note = f"rustworkx on {rx.stat('threads')} host threads ({rx.device})" + \
+            ("" if ok else "; DOES NOT HOLD: a result differs from SciPy's")
     out.append({"claim": f"shortest_path NumPy out >= {RUSTWORKX_GOAL:g}x rustworkx (all host cores), end to "
                          f"end, on {where}", "published": "- (issue 29 goal)", "measured": measured,
                 "holds": holds, "note": note})
