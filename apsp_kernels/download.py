@@ -87,6 +87,12 @@ class PinnedPool:
         weakref.finalize(_owner(out), self._returned.append, entry)
         return out
 
+    def in_use(self) -> int:
+        """Bytes of blocks that arrays still use."""
+        with self._lock:
+            self._collect()
+            return self.in_use_bytes
+
     def free_bytes(self) -> int:
         with self._lock:
             self._collect()
@@ -131,7 +137,7 @@ def choose_mode(nbytes: int, pool: PinnedPool) -> str:
     if nbytes < PINNED_MIN_BYTES:
         return "pageable"
     limit = min(PINNED_LIMIT_BYTES, (host_available_bytes() or 1 << 62) // 4)
-    return "pinned" if pool.in_use_bytes + nbytes <= limit else "staged"
+    return "pinned" if pool.in_use() + nbytes <= limit else "staged"
 
 
 def blocks(count: int, n: int, itemsize: int, block_bytes: int | None = None) -> list[tuple[int, int]]:
@@ -156,13 +162,14 @@ def rows_to_host(matrix, rows, n: int, kind: str = "distances", none: int = -1, 
     slots = [dev.empty((step, n), dtype) for _ in range(min(2, len(plan)))]
     ring = [dev.pool.array((step, n), dtype) for _ in slots] if mode == "staged" else None
     copied = [None] * len(slots)
+    held = [None] * len(slots)  # a block copied straight from a temporary lives until its copy is done
     waiting = None  # staged: (copy done, lo, hi, slot) of the block whose host copy is next
     for b, (lo, hi) in enumerate(plan):
         s = b % len(slots)
         if copied[s] is not None:
             dev.wait_compute(copied[s])  # the slot's last block has left it
         part = slice(rows.start + lo, rows.start + hi) if isinstance(rows, slice) else rows[lo:hi]
-        src = dev.convert(matrix[part, :n], slots[s][: hi - lo], kind, none)
+        src = held[s] = dev.convert(matrix[part, :n], slots[s][: hi - lo], kind, none)
         ready = dev.record_compute()
         copied[s] = dev.copy_to_host(ring[s][: hi - lo] if ring else out[lo:hi], src, ready)
         if ring:

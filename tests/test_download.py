@@ -163,7 +163,6 @@ def test_auto_mode_picks_pageable_pinned_staged_by_size(monkeypatch):
     assert download.choose_mode(50 << 20, pool) == "staged"  # 60 + 50 MiB alive > the limit
     del keep
     gc.collect()
-    pool.free_bytes()  # collects
     assert download.choose_mode(50 << 20, pool) == "pinned"
     with download.host_memory("staged"):
         assert download.choose_mode(1000, pool) == "staged"

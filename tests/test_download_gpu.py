@@ -114,3 +114,16 @@ def test_shortest_path_numpy_out_equals_scipy_in_every_mode(mode):
     # every predecessor lies on a shortest path: dist[s, p] + w(p, v) == dist[s, v]
     w = A[pred[rows, cols], cols].A1
     assert np.array_equal(dist[rows, pred[rows, cols]] + w, dist[rows, cols])
+
+
+def test_transfer_benchmark_rows_on_a_small_graph():
+    from apsp_kernels.experiments import transfers
+    cfg = {**transfers.config("smoke"), "n": 600, "m": 2400, "repeats": 2}
+    recs = {r.method: r for r in transfers.measure(cfg)}
+    for name in ("kernel", "cupy out", "numpy out", "numpy out, first call", "numpy out, staged",
+                 "numpy out, pageable (before)", "rows to host (auto)", "rows to host (pageable)",
+                 "copy: page-locked", "copy: pageable, fresh array", "copy: fresh array, cudaHostRegister"):
+        assert recs[name].verified and not recs[name].skipped and recs[name].time_ms_median > 0, name
+    assert recs["numpy out"].stat("page_locked") is True  # 600 x 600 float64: above PINNED_MIN_BYTES
+    assert recs["numpy out, pageable (before)"].stat("page_locked") is False
+    assert recs["copy: page-locked"].stat("GB_per_s") > 0
