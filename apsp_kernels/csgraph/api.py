@@ -330,8 +330,9 @@ def _overwrite(csgraph, dist):
 
 
 def _result(dist, pred, shape: tuple, return_predecessors: bool):
-    dist = dist.reshape(shape)
-    pred = None if pred is None else pred.reshape(shape)
+    if dist.shape != shape:
+        dist = dist.reshape(shape)
+        pred = None if pred is None else pred.reshape(shape)
     return (dist, pred) if return_predecessors else dist
 
 
