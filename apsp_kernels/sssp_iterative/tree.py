@@ -18,7 +18,6 @@ from .. import gpu
 def tree_predecessors_rows(graph, dist, sources, out):
     """Fill ``out`` ((k, n) int32) from ``dist`` ((n, k), column j for ``sources[j]``)."""
     cp = gpu.cupy()
-    import cupyx
     n, k = graph.n, int(sources.shape[0])
     src, dst, w = (cp.asarray(a) for a in (graph.sources_of_arcs, graph.indices, graph.weights))
     du = dist[src]
@@ -33,10 +32,18 @@ def tree_predecessors_rows(graph, dist, sources, out):
         if not bool(take.any()):
             break
         level[td[take], col[take]] = step + 1
-        cupyx.scatter_min(pred, (td[take], col[take]), ts[take])  # the smallest id: the same run to run
+        _scatter_min(cp, pred, (td[take], col[take]), ts[take])  # the smallest id: the same run to run
     pred[pred == n] = -1
     out[...] = pred.T
     return out
+
+
+def _scatter_min(xp, a, at, values):
+    if xp.__name__ == "numpy":  # the CPU tests stand NumPy in for CuPy
+        xp.minimum.at(a, at, values)
+    else:
+        import cupyx
+        cupyx.scatter_min(a, at, values)
 
 
 def tree_predecessors(graph, dist, source: int, pred):
