@@ -121,8 +121,9 @@ def test_negative_cycle_is_scipy_s_error_too(fn):
 def test_negative_weights_without_a_cycle():
     a = np.array([[0, 4.0, 1], [0, 0, 0], [0, -2, 0]])
     same(ak.bellman_ford(a, return_predecessors=True), scipy_csgraph.bellman_ford(a, return_predecessors=True))
-    with pytest.raises(InputError, match="non-negative"):
-        ak.dijkstra(a)
+    for run in (lambda: ak.dijkstra(a), lambda: ak.shortest_path(a, method="D")):
+        with pytest.warns(UserWarning, match="^Graph has negative weights: dijkstra will give"):
+            np.testing.assert_array_equal(run(), scipy_csgraph.johnson(a))
 
 
 def test_dijkstra_limit_and_min_only():

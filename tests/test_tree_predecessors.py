@@ -42,3 +42,12 @@ def test_one_source_and_many_sources_give_trees(numpy_as_cupy):
         single = tree_predecessors(g, dist[s].copy(), int(s), np.empty(g.n, np.int32))
         walks_back(single, s, D[s])
         assert np.array_equal(single, rows[i])
+
+
+def test_ties_take_the_smallest_vertex_on_the_level_before(numpy_as_cupy):
+    # 0 -> 1, 0 -> 2 (w 1); 1 <-> 2 (w 0); 1 -> 3 and 2 -> 3 (w 0): 3 has two tight in-neighbours
+    g = Graph.from_edges(4, np.array([0, 0, 1, 2, 1, 2]), np.array([1, 2, 2, 1, 3, 3]),
+                         np.array([1, 1, 0, 0, 0, 0]), name="ties")
+    dist = np.array([[0], [1], [1], [1]], dtype=np.int32)
+    rows = tree_predecessors_rows(g, dist, np.array([0], dtype=np.int32), np.empty((1, 4), np.int32))
+    np.testing.assert_array_equal(rows[0], [-1, 0, 0, 1])

@@ -6,12 +6,15 @@
     shortest_path(matrix, explain=True)                  # which method ran, and why
 
 Signatures and conventions: :mod:`.api`; input conventions: :mod:`.inputs`; how ``"auto"``
-chooses: :mod:`.auto`; the families: :mod:`.families`.
+chooses: :mod:`.auto`; the families: :mod:`.families`; Johnson's algorithm: :mod:`.johnson`.
 """
-from .api import NO_PREDECESSOR, bellman_ford, dijkstra, floyd_warshall, shortest_path
+from ..errors import NegativeCycleError
+from .api import (NO_PREDECESSOR, HostWarning, bellman_ford, dijkstra, floyd_warshall, johnson,
+                  shortest_path)
 from .auto import Choice
 from .inputs import PrecisionWarning
-from .paths import construct_path, reconstruct_path
+from .paths import construct_dist_matrix, construct_path, reconstruct_path
 
-__all__ = ["shortest_path", "dijkstra", "bellman_ford", "floyd_warshall", "construct_path",
-           "reconstruct_path", "Choice", "PrecisionWarning", "NO_PREDECESSOR"]
+__all__ = ["shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall",
+           "construct_path", "reconstruct_path", "construct_dist_matrix", "Choice",
+           "PrecisionWarning", "HostWarning", "NegativeCycleError", "NO_PREDECESSOR"]

@@ -30,7 +30,7 @@ from .families import FAMILIES, HOST, Family, family_of
 
 TABLE = Path(__file__).with_name("decision_table.csv")
 COLUMNS = ["problem", "dtype", "n", "m", "method", "family", "time_ms", "device", "source"]
-AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "worklist", "multi_source", "BF")
+AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "worklist", "multi_source", "BF", "J")
 # not listed: rkleene and rkleene_fast run as FW, task_parallel as D
 SINGLE_SOURCE_MAX = 16  # fewer sources than this are estimated from single-source rows
 DEFAULT_ORDER = ("FW", "D", "BF")  # without measurements: SciPy's own preference order
@@ -45,9 +45,16 @@ class Choice:
     excluded: list = field(default_factory=list)    # (family, why)
     reason: str = ""
     table: str = ""
+    asked: str = "auto"  # the method= given
 
     def __str__(self) -> str:
-        lines = [f"method='auto' chose {self.family!r}: {self.reason}"]
+        if self.asked == "auto":
+            head = f"method='auto' chose {self.family!r}: {self.reason}"
+        elif self.family == HOST:
+            head = f"method={self.asked!r} asked; {self.reason}"
+        else:
+            head = f"method={self.asked!r} asked; ran {self.family!r}: {self.reason}"
+        lines = [head]
         for name, est, note in self.candidates:
             t = f"~{est:.3g} ms" if est is not None else "not measured"
             lines.append(f"  candidate {name:<13} {t:<16} {note}")
@@ -138,6 +145,12 @@ def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
               predecessors: bool) -> tuple[float, str] | None:
     """Estimated ms from the rows of the method that would run (same weight type preferred)."""
     n, m = g.n, max(g.m, 1)
+    if fam.name == "J":  # Bellman-Ford from one (virtual) source, then multi_source's k SSSPs
+        parts = [_estimate(FAMILIES["BF"], table, g, 1, False),
+                 _estimate(FAMILIES["multi_source"], table, g, k, predecessors)]
+        if None in parts:
+            return None
+        return parts[0][0] + parts[1][0], f"BF for the potentials ({parts[0][1]}) + multi_source ({parts[1][1]})"
     rows = table.by_method.get(fam.key(g.dtype, predecessors))
     if rows is None:
         return None
@@ -193,6 +206,8 @@ def _exclusion(fam: Family, g: Graph, predecessors: bool, free: int) -> str:
         return f"no {'predecessor ' if predecessors else ''}method for {g.dtype} weights"
     if g.has_negative_weights and not fam.negative:
         return "needs non-negative weights"
+    if fam.name == "J" and not g.has_negative_weights:
+        return "no negative weight: Johnson would run as multi_source"
     if fam.all_pairs and _dense_bytes(g, predecessors) > free:
         return f"dense {g.n}x{g.n} matrices need {_dense_bytes(g, predecessors):,} bytes, {free:,} free"
     return ""

@@ -8,7 +8,7 @@ figure. Which weight type an input gets: :mod:`apsp_kernels.csgraph.inputs`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -111,20 +111,29 @@ FAMILIES = {f.name: f for f in [
                 f"negative-cycle detection; {_SSSP}", False, "bodra:bf_stride_flag",
           "bodra:bf_stride_flag", params={"mode": "early_exit"}, negative=True),
 ]}
-ALIASES = {"J": "BF", "johnson": "BF", "dijkstra": "D", "bellman_ford": "BF", "floyd_warshall": "FW"}
+# Johnson (csgraph/johnson.py) runs BF's methods for the potentials, then multi_source's: its
+# weight types are BF's, its own rows come from both families in the decision table.
+FAMILIES["J"] = replace(FAMILIES["BF"], name="J", description=(
+    f"Johnson: Bellman-Ford potentials (the BF family) from a virtual source, then the reweighted "
+    f"non-negative graph's batched SSSPs (the multi_source family); negative weights; {_SSSP}"))
+ALIASES = {"johnson": "J", "dijkstra": "D", "bellman_ford": "BF", "floyd_warshall": "FW"}
+SCIPY_METHODS = ("auto", "FW", "D", "BF", "J")
 HOST = "scipy"  # SciPy's csgraph on the host: the fallback, and a method of its own
 
 
 def family(name: str) -> Family | None:
-    """The family called ``name`` (SciPy's names, their aliases, the project's); None for SciPy."""
+    """The family called ``name`` (SciPy's names, the project's, or the long names ``"johnson"``,
+    ``"dijkstra"``, ``"bellman_ford"``, ``"floyd_warshall"``); None for SciPy."""
     name = ALIASES.get(name, name)
     if name == HOST:
         return None
     try:
         return FAMILIES[name]
     except KeyError:
-        known = ", ".join(["auto", HOST, *FAMILIES, *ALIASES])
-        raise ValueError(f"unknown method {name!r}; choose one of: {known}") from None
+        ours = [f for f in FAMILIES if f not in SCIPY_METHODS]
+        raise ValueError(f"unknown method {name!r}; choose SciPy's {', '.join(map(repr, SCIPY_METHODS))}, "
+                         f"one of the project's families {', '.join(map(repr, ours))}, or {HOST!r} "
+                         f"(SciPy itself, on the host)") from None
 
 
 def family_of(key: str) -> str | None:

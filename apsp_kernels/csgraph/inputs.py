@@ -1,7 +1,8 @@
 """What ``scipy.sparse.csgraph`` accepts, plus CuPy, cupyx.scipy.sparse and :class:`Graph`,
 turned into the project's :class:`Graph` with SciPy's conventions:
 
-* dense input: 0, inf and NaN mean "no edge" (so a dense matrix cannot hold a zero weight);
+* dense input: 0, inf and NaN mean "no edge" (so a dense matrix cannot hold a zero weight); so
+  does a masked entry of a NumPy masked array;
 * sparse input: every stored entry is an edge, explicit zeros included; a COO matrix's
   duplicates are summed (as SciPy's COO -> CSR conversion does), a CSR matrix's duplicate
   entries keep the smallest (as SciPy's algorithms read them); an explicit inf is no edge;
@@ -227,6 +228,8 @@ def _sparse_arcs(a):
 
 
 def _dense_arcs(a):
+    if np.ma.isMaskedArray(a):
+        a = a.filled(0)  # masked entries are no edge, as in SciPy's csgraph_from_masked
     xp = array_module(a)
     a = xp.asarray(a)
     n = _square(a.shape)

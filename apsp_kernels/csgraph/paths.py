@@ -32,8 +32,34 @@ def construct_path(predecessors, source: int, target: int) -> list[int]:
 
 
 def reconstruct_path(csgraph, predecessors, directed=True):
-    """SciPy's ``reconstruct_path`` (the shortest-path tree as a sparse matrix); CuPy input is
-    copied to the host."""
-    if not hasattr(csgraph, "shape") or type(csgraph).__module__.startswith("cupy"):
-        csgraph = to_host(csgraph.get() if hasattr(csgraph, "get") else csgraph)
-    return scipy_csgraph.reconstruct_path(csgraph, to_host(predecessors), directed=directed)
+    """SciPy's ``reconstruct_path`` (the shortest-path tree as a sparse matrix). CuPy or
+    cupyx.scipy.sparse input is answered on the host and returned as a cupyx CSR matrix."""
+    device = _on_device(csgraph) or _on_device(predecessors)
+    tree = scipy_csgraph.reconstruct_path(_host(csgraph), to_host(predecessors), directed=directed)
+    if not device:
+        return tree
+    import cupyx.scipy.sparse as csp
+    return csp.csr_matrix(tree.tocsr())
+
+
+def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf):
+    """SciPy's ``construct_dist_matrix`` (the distances along the paths ``predecessors`` record;
+    predecessors must be int32, as SciPy's TypeError says). CuPy input gives a CuPy result."""
+    device = _on_device(graph) or _on_device(predecessors)
+    dist = scipy_csgraph.construct_dist_matrix(_host(graph), to_host(predecessors), directed=directed,
+                                               null_value=null_value)
+    if not device:
+        return dist
+    from .. import gpu
+    return gpu.cupy().asarray(dist)
+
+
+def _on_device(x) -> bool:
+    return type(x).__module__.startswith(("cupy", "cupyx"))
+
+
+def _host(matrix):
+    """A CuPy array or cupyx sparse matrix on the host (SciPy/NumPy input as it is)."""
+    if not _on_device(matrix):
+        return matrix
+    return matrix.get()

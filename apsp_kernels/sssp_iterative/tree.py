@@ -4,7 +4,8 @@ Choosing for each vertex an in-neighbour ``u`` with ``d[u] + w(u, v) == d[v]`` i
 every weight is positive, but with zero-weight cycles (an undirected zero-weight edge is one)
 two vertices can pick each other. Among those tight arcs this keeps, for each vertex, one from
 a vertex with fewer arcs to the source: a breadth-first search over the tight arcs of every
-source together, one level per step, so the predecessors lead back to the source. Memory: a few
+source together, one level per step, so the predecessors lead back to the source; of a vertex's
+tight in-neighbours on the level before its own, the smallest-numbered (deterministic). Memory: a few
 bytes per (arc, source). Used when a weight is zero or negative by the Bellman-Ford (bodra), SpMV
 (liu) and worklist methods (one source) and by the multi-source pull (many; positive-weight graphs
 take the kernel in ``multi_source/pull.cu`` instead).
@@ -25,15 +26,24 @@ def tree_predecessors_rows(graph, dist, sources, out):
     ts, td = src[arc], dst[arc]
     level = cp.full((n, k), n, dtype=cp.int32)
     level[sources, cp.arange(k)] = 0
-    pred = cp.full((n, k), -1, dtype=cp.int32)
+    pred = cp.full((n, k), n, dtype=cp.int32)
     for step in range(n):
         take = (level[ts, col] == step) & (level[td, col] == n)
         if not bool(take.any()):
             break
         level[td[take], col[take]] = step + 1
-        pred[td[take], col[take]] = ts[take]  # several writers per (vertex, source): any one is a valid parent
+        _scatter_min(cp, pred, (td[take], col[take]), ts[take])  # the smallest id: the same run to run
+    pred[pred == n] = -1
     out[...] = pred.T
     return out
+
+
+def _scatter_min(xp, a, at, values):
+    if xp.__name__ == "numpy":  # the CPU tests stand NumPy in for CuPy
+        xp.minimum.at(a, at, values)
+    else:
+        import cupyx
+        cupyx.scatter_min(a, at, values)
 
 
 def tree_predecessors(graph, dist, source: int, pred):
