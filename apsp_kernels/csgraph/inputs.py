@@ -123,7 +123,8 @@ def from_arcs(csgraph, directed: bool, unweighted: bool, dtype=None) -> Prepared
     if unweighted:
         w = xp.ones(len(w), dtype=np.int32)
     kind = weight_dtype(xp, w, dtype)
-    g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed))
+    g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed,
+                                 meta={"integer_weights": w.dtype.kind in "biu"}))
     rounded = g.dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
     return Prepared(g, xp is not np, (src, dst, w) if rounded else None)
 
@@ -145,7 +146,7 @@ def canonical_csr_graph(a, dtype=None) -> Graph | None:
     if kind == np.float64:
         weights += 0.0  # -0.0 -> 0.0, as Graph.from_edges
     g = Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
-              meta={"undirected": False})
+              meta={"undirected": False, "integer_weights": w.dtype.kind in "biu"})
     return None if bool((g.sources_of_arcs == g.indices).any()) else g  # a self loop
 
 
@@ -161,7 +162,8 @@ def _from_graph(g: Graph, directed: bool, unweighted: bool, dtype=None) -> Graph
 def settled(g: Graph) -> Graph:
     """``g``, or for an int32 graph whose distances (or Bellman-Ford walks) could reach
     ``INF_INT32``, the same arcs in float64: exact while those sums stay below ``2**53``, refused
-    above (no dtype the kernels have holds them)."""
+    above (no dtype the kernels have holds them); integer input in float64 likewise. Float input
+    runs in float64 as SciPy's does, whatever its sums."""
     if g.dtype == np.float32 or not g.m:
         return g
     if g.dtype == np.int32:
@@ -172,7 +174,7 @@ def settled(g: Graph) -> Graph:
             pass
         g = Graph(g.n, g.indptr, g.indices, g.weights.astype(np.float64), name=g.name,
                   meta={**g.meta, "widened_from": "int32"})
-    if g.meta.get("widened_from") or _whole(g.xp, g.weights):
+    if g.dtype == np.float64 and (g.meta.get("widened_from") or g.meta.get("integer_weights")):
         _check_float64_exact(g)
     return g
 
@@ -184,10 +186,14 @@ def _whole(xp, w) -> bool:
 def _check_float64_exact(g: Graph) -> None:
     """InputError when the whole-number weights of float64 graph ``g`` could sum to ``2**53``."""
     a = abs(g.weights)
-    walks = (g.n + 1) * float(a.max()) if g.has_negative_weights else 0.0
-    if walks < FLOAT64_EXACT_INT and float(a.max()) * (g.n - 1) < FLOAT64_EXACT_INT:
+    amax = float(a.max())
+    walks = (g.n + 1) * amax if g.has_negative_weights else 0.0
+    loose = amax * (g.n - 1)
+    if walks < FLOAT64_EXACT_INT and loose < FLOAT64_EXACT_INT:
         return
-    bound = max(float(g.distance_bound), walks)  # exact path bound (int64 arithmetic)
+    # the tighter bound sums in int64: only where that cannot overflow
+    path = float(g.distance_bound) if amax < FLOAT64_EXACT_INT and loose < 2.0**62 else loose
+    bound = max(path, walks, amax)
     if bound >= FLOAT64_EXACT_INT:
         raise InputError(f"csgraph has whole-number weights (largest |w| = {float(a.max()):.17g}) whose "
                          f"shortest paths may reach {bound:.6g} >= 2**53: int32 cannot hold those "
