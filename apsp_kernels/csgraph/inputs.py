@@ -191,8 +191,7 @@ def _check_float64_exact(g: Graph) -> None:
     loose = amax * (g.n - 1)
     if walks < FLOAT64_EXACT_INT and loose < FLOAT64_EXACT_INT:
         return
-    # the tighter bound sums in int64: only where that cannot overflow
-    path = float(g.distance_bound) if amax < FLOAT64_EXACT_INT and loose < 2.0**62 else loose
+    path = float(g.distance_bound)
     bound = max(path, walks, amax)
     if bound >= FLOAT64_EXACT_INT:
         raise InputError(f"csgraph has whole-number weights (largest |w| = {float(a.max()):.17g}) whose "
