@@ -13,28 +13,17 @@ Precision contract (the one place it is written down; README "Precision" shows i
 The ``dtype=`` keyword of ``shortest_path``, ``dijkstra``, ``bellman_ford`` and
 ``floyd_warshall`` picks it; distances always come back float64 with ``np.inf``, as SciPy's.
 
-============================  =================================  ===================================
-weights given                 computed on the GPU in              exactness / refused
-============================  =================================  ===================================
-whole numbers, ``dtype=None``  int32 while every distance fits     exact
-                              ``INF_INT32 = 2**30 - 1`` (bound:
-                              :mod:`apsp_kernels.bounds`), else
-                              float64                             exact while the distance bound
-                                                                  (and, with negative weights,
-                                                                  ``(n + 1) * max|w|``) stays below
-                                                                  ``2**53``; above that refused:
-                                                                  no dtype holds those sums
-other floats, ``dtype=None``  float64 (SciPy's own precision)    equal to SciPy's distances within
-                                                                  summation-order rounding
-                                                                  (relative 1e-12)
-any, ``dtype=np.float64``     float64                             as above; integers of ``2**53`` or
-                                                                  more refused
-any, ``dtype=np.float32``     float32 (opt-in, the faster and    about 7 significant digits
-                              smaller kernels)                    (relative 1e-5); a weight that
-                                                                  would overflow to inf, or flush
-                                                                  to 0 / a subnormal in float32, is
-                                                                  refused (InputError naming it)
-============================  =================================  ===================================
+* whole numbers (any integer dtype, bool, whole floats), ``dtype=None``: int32 while every
+  distance fits below ``INF_INT32 = 2**30 - 1`` (bound: :mod:`apsp_kernels.bounds`; exact),
+  else float64, exact while the distance bound (with negative weights also
+  ``(n + 1) * max|w|``) stays below ``2**53``; integer input above that is refused, since no
+  dtype of the kernels holds those sums;
+* other floats, ``dtype=None``: float64, SciPy's own precision: distances equal SciPy's within
+  summation-order rounding (relative 1e-12);
+* any weights, ``dtype=np.float64``: float64, as above (integers of ``2**53`` or more refused);
+* any weights, ``dtype=np.float32`` (the opt-in: half the bytes, faster dense kernels): float32,
+  about 7 significant digits (relative 1e-5); a weight that would overflow to inf, or flush to
+  0 / a subnormal, in float32 is refused with an InputError naming it.
 
 Nothing is flushed, overflowed or rounded silently: NaN, -inf and complex weights are refused;
 int64 weights above ``2**30`` run in float64 (exact, on the GPU and on the host alike). A
