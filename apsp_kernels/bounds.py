@@ -41,11 +41,11 @@ from .arrays import array_module
 from .inf import INF_INT32
 
 
-def distance_bound(graph) -> int:
-    """The bound described above, exact integer arithmetic."""
+def distance_bound(graph) -> int | float:
+    """The bound described above, exact integer arithmetic (float64 sums for float weights)."""
     if not graph.m:
         return 0
-    absw = abs(graph.weights.astype(np.int64))
+    absw = abs(graph.weights.astype(np.float64 if graph.dtype.kind == "f" else np.int64))
     bound = min(_sum_of_largest(_maxima(graph.n, graph.sources_of_arcs, absw)),
                 _sum_of_largest(_maxima(graph.n, graph.indices, absw)))
     if bound >= INF_INT32 and graph.dtype == np.int32 and not graph.has_negative_weights \
@@ -57,14 +57,15 @@ def distance_bound(graph) -> int:
 def _maxima(n: int, owner, absw):
     """Per-vertex maximum of ``absw`` grouped by ``owner`` (0 for a vertex owning none)."""
     xp = array_module(absw)
-    top = xp.zeros(n, dtype=xp.int64)
+    top = xp.zeros(n, dtype=absw.dtype)
     xp.maximum.at(top, owner, absw)
     return top
 
 
-def _sum_of_largest(top) -> int:
+def _sum_of_largest(top) -> int | float:
     """Sum of the n - 1 largest of ``top``."""
-    return int(top.sum() - top.min())
+    total = top.sum() - top.min()
+    return float(total) if top.dtype.kind == "f" else int(total)
 
 
 def condensation_bound(graph) -> int:

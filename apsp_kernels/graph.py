@@ -339,8 +339,9 @@ def _checked_weights(xp, w, dtype: np.dtype, name: str):
         check_float32_weights(xp, w, name)
     if dtype == np.float64 and w.dtype.kind in "iu" and len(w) and \
             int(abs(w.astype(np.float64)).max()) >= FLOAT64_EXACT_INT:
-        raise InputError(f"{name}: integer weights of 2**53 or more are not exact in float64; "
-                         f"rescale them")
+        raise InputError(f"{name}: integer weight {int(abs(w).max())} (|w| >= 2**53): int32 holds "
+                         f"|w| <= 2**30 and float64 is exact only below 2**53, so no dtype of the "
+                         f"kernels holds it exactly; rescale the weights")
     out = w.astype(dtype)
     if dtype != np.int32:
         out += dtype.type(0)  # -0.0 -> +0.0: the kernels' atomic min orders the bit patterns

@@ -76,11 +76,22 @@ def test_bellman_ford_accepts_negative_weights(name):
     assert list(solver.sources) == [0]
 
 
-@pytest.mark.parametrize("name", GPU_METHODS + ("bf_serial",))
+FLOAT_METHODS = ("bf_naive", "bf_stride", "bf_stride_flag", "fw_tiled", "fw_tiled_shared")  # _f32/_f64 kernels
+
+
+@pytest.mark.parametrize("name", [m for m in GPU_METHODS if m not in FLOAT_METHODS] + ["bf_serial"])
 def test_float_weights_are_rejected(name):
     g = generators.random_digraph(20, 60, w_max=9, seed=1, dtype=np.float32)
     with pytest.raises(InputError, match="int32"):
         registry.get("bodra", name).make(g)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", FLOAT_METHODS)
+def test_float_weights_are_taken_by_the_float_kernels(name, dtype):
+    g = generators.random_digraph(20, 60, w_max=9, seed=1, dtype=dtype)
+    assert g.dtype == dtype
+    assert registry.get("bodra", name).make(g).graph is g
 
 
 def test_bad_parameters_raise_clear_errors():

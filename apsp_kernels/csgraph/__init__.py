@@ -5,8 +5,9 @@
     dist, pred = shortest_path(cupy_matrix, indices=[0, 5], return_predecessors=True)
     shortest_path(matrix, explain=True)                  # which method ran, and why
 
-Signatures and conventions: :mod:`.api`; input conventions: :mod:`.inputs`; how ``"auto"``
-chooses: :mod:`.auto`; the families: :mod:`.families`; Johnson's algorithm: :mod:`.johnson`.
+Signatures and conventions: :mod:`.api`; input conventions and the precision contract
+(``dtype=``: float64 by default for float weights, float32 only when asked): :mod:`.inputs`; how
+``"auto"`` chooses: :mod:`.auto`; the families: :mod:`.families`; Johnson's algorithm: :mod:`.johnson`.
 """
 from ..errors import NegativeCycleError
 from .api import (NO_PREDECESSOR, HostWarning, bellman_ford, dijkstra, floyd_warshall, johnson,

@@ -14,6 +14,13 @@ hundreds of rounds where a random graph of the same size needs tens): matching o
 vertex keeps a sparse road network on the road-like rows, where matching on m would pair it
 with a denser random graph of about the same m. Families that do not fit in free GPU memory,
 or cannot take the weights (negative, float), are left out, each with the reason.
+
+float64 (the default for float weights) until the method map measures it: the estimate is the
+32-bit row's (float32 preferred, else int32) times a documented factor, and the Choice says it is
+an estimate. Dense families are bound by the (min,+) rate: x FLOAT64_DENSE_FACTOR = 14.6 / 3.4,
+the float32 and float64 (min,+) peaks measured on the H100 (T op/s). SSSP families are bound by
+memory traffic: x FLOAT64_SPARSE_FACTOR = 12 / 8, the bytes per arc read (4-byte index + 8-byte
+weight against 4 + 4; the distances read per arc double too, so this is the optimistic end).
 """
 from __future__ import annotations
 
@@ -34,6 +41,8 @@ AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "worklist", "multi_s
 # not listed: rkleene and rkleene_fast run as FW, task_parallel as D
 SINGLE_SOURCE_MAX = 16  # fewer sources than this are estimated from single-source rows
 DEFAULT_ORDER = ("FW", "D", "BF")  # without measurements: SciPy's own preference order
+FLOAT64_DENSE_FACTOR = 14.6 / 3.4   # float32 / float64 (min,+) peak on the H100, T op/s
+FLOAT64_SPARSE_FACTOR = 12 / 8      # bytes per arc: int32 index + float64 weight vs + 32-bit weight
 
 
 @dataclass
@@ -78,7 +87,8 @@ def table_from_records(records) -> pd.DataFrame:
         if fam is None or r.skipped or not r.verified or r.extrapolated or r.time_ms_median is None:
             continue
         rows.append({"problem": "all_pairs" if r.experiment != "sssp" else "single_source",
-                     "dtype": "float32" if r.graph.endswith("-f32") else "int32",
+                     "dtype": "float32" if r.graph.endswith("-f32") else
+                              "float64" if r.graph.endswith("-f64") else "int32",
                      "n": r.n, "m": r.m, "method": f"{r.paper}:{r.method}", "family": fam,
                      "time_ms": r.time_ms_median, "device": r.device,
                      "source": f"{r.experiment} on {r.graph} ({r.profile})"})
@@ -155,12 +165,19 @@ def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
     if rows is None:
         return None
     same_dtype = rows.dtype == str(g.dtype)
+    factor, scaled = 1.0, ""
     if same_dtype.any():
         rows = rows.where(same_dtype)
+    elif g.dtype == np.float64:
+        narrow = "float32" if (rows.dtype == "float32").any() else "int32"
+        rows = rows.where(rows.dtype == narrow)
+        factor = FLOAT64_DENSE_FACTOR if fam.all_pairs else FLOAT64_SPARSE_FACTOR
+        scaled = (f"; float64 not measured: an estimate, the {narrow} rows x {factor:.2g} "
+                  f"({'(min,+) peak ratio' if fam.all_pairs else 'bytes per arc'})")
     if fam.all_pairs:
         i = int(np.argmin(np.abs(np.log(rows.n / n))))
-        return (float(rows.time_ms[i] * (n / rows.n[i]) ** 3),
-                f"from n={int(rows.n[i])} on {rows.device[i]}, x n^3")
+        return (float(rows.time_ms[i] * (n / rows.n[i]) ** 3 * factor),
+                f"from n={int(rows.n[i])} on {rows.device[i]}, x n^3{scaled}")
     all_pairs = k >= SINGLE_SOURCE_MAX
     same_problem = rows.all_pairs == all_pairs
     if same_problem.any():
@@ -169,12 +186,12 @@ def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
     degree = rows.m / rows.n
     i = int(np.argmin(np.abs(np.log(degree / (m / n))) + np.abs(np.log(rows.n / n))))
     problem = "all_pairs" if rows.all_pairs[i] else "single_source"
-    return (float(per_source[i] * m / rows.m[i] * k),
-            f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m")
+    return (float(per_source[i] * m / rows.m[i] * k * factor),
+            f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m{scaled}")
 
 
 def _dense_bytes(g: Graph, predecessors: bool) -> int:
-    return g.n * g.n * 4 * (3 if predecessors else 2)
+    return g.n * g.n * (g.dtype.itemsize * 2 + 4 * predecessors)
 
 
 def choose(g: Graph, k: int, predecessors: bool, table: pd.DataFrame | None = None) -> Choice:
@@ -198,12 +215,14 @@ def choose(g: Graph, k: int, predecessors: bool, table: pd.DataFrame | None = No
     best = cands[0]
     reason = (f"fastest estimate for n={g.n}, m={g.m}, {k} source(s), {g.dtype} weights"
               if best[1] is not None else "no measurement applies: SciPy's order FW, D, BF")
+    if best[1] is not None and "not measured: an estimate" in best[2]:
+        reason += " (estimated from the 32-bit rows, float64 not yet in the decision table)"
     return Choice(best[0], cands, excluded, reason, table.summary)
 
 
 def _exclusion(fam: Family, g: Graph, predecessors: bool, free: int) -> str:
     if fam.key(g.dtype, predecessors) is None:
-        return f"no {'predecessor ' if predecessors else ''}method for {g.dtype} weights"
+        return fam.refusal(g.dtype, predecessors)
     if g.has_negative_weights and not fam.negative:
         return "needs non-negative weights"
     if fam.name == "J" and not g.has_negative_weights:

@@ -14,28 +14,17 @@ Precision contract (the one place it is written down; README "Precision" shows i
 The ``dtype=`` keyword of ``shortest_path``, ``dijkstra``, ``bellman_ford`` and
 ``floyd_warshall`` picks it; distances always come back float64 with ``np.inf``, as SciPy's.
 
-============================  =================================  ===================================
-weights given                 computed on the GPU in              exactness / refused
-============================  =================================  ===================================
-whole numbers, ``dtype=None``  int32 while every distance fits     exact
-                              ``INF_INT32 = 2**30 - 1`` (bound:
-                              :mod:`apsp_kernels.bounds`), else
-                              float64                             exact while the distance bound
-                                                                  (and, with negative weights,
-                                                                  ``(n + 1) * max|w|``) stays below
-                                                                  ``2**53``; above that refused:
-                                                                  no dtype holds those sums
-other floats, ``dtype=None``  float64 (SciPy's own precision)    equal to SciPy's distances within
-                                                                  summation-order rounding
-                                                                  (relative 1e-12)
-any, ``dtype=np.float64``     float64                             as above; integers of ``2**53`` or
-                                                                  more refused
-any, ``dtype=np.float32``     float32 (opt-in, the faster and    about 7 significant digits
-                              smaller kernels)                    (relative 1e-5); a weight that
-                                                                  would overflow to inf, or flush
-                                                                  to 0 / a subnormal in float32, is
-                                                                  refused (InputError naming it)
-============================  =================================  ===================================
+* whole numbers (any integer dtype, bool, whole floats), ``dtype=None``: int32 while every
+  distance fits below ``INF_INT32 = 2**30 - 1`` (bound: :mod:`apsp_kernels.bounds`; exact),
+  else float64, exact while the distance bound (with negative weights also
+  ``(n + 1) * max|w|``) stays below ``2**53``; integer input above that is refused, since no
+  dtype of the kernels holds those sums;
+* other floats, ``dtype=None``: float64, SciPy's own precision: distances equal SciPy's within
+  summation-order rounding (relative 1e-12);
+* any weights, ``dtype=np.float64``: float64, as above (integers of ``2**53`` or more refused);
+* any weights, ``dtype=np.float32`` (the opt-in: half the bytes, faster dense kernels): float32,
+  about 7 significant digits (relative 1e-5); a weight that would overflow to inf, or flush to
+  0 / a subnormal, in float32 is refused with an InputError naming it.
 
 Nothing is flushed, overflowed or rounded silently: NaN, -inf and complex weights are refused;
 int64 weights above ``2**30`` run in float64 (exact, on the GPU and on the host alike). A
@@ -125,7 +114,8 @@ def from_arcs(csgraph, directed: bool, unweighted: bool, dtype=None) -> Prepared
     if unweighted:
         w = xp.ones(len(w), dtype=np.int32)
     kind = weight_dtype(xp, w, dtype)
-    g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed))
+    g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed,
+                                 meta={"integer_weights": w.dtype.kind in "biu"}))
     rounded = g.dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
     return Prepared(g, xp is not np, (src, dst, w) if rounded else None)
 
@@ -147,7 +137,7 @@ def canonical_csr_graph(a, dtype=None) -> Graph | None:
     if kind == np.float64:
         weights += 0.0  # -0.0 -> 0.0, as Graph.from_edges
     g = Graph(n, a.indptr.astype(np.int32), a.indices.astype(np.int32), weights, name="csgraph",
-              meta={"undirected": False})
+              meta={"undirected": False, "integer_weights": w.dtype.kind in "biu"})
     return None if bool((g.sources_of_arcs == g.indices).any()) else g  # a self loop
 
 
@@ -163,7 +153,8 @@ def _from_graph(g: Graph, directed: bool, unweighted: bool, dtype=None) -> Graph
 def settled(g: Graph) -> Graph:
     """``g``, or for an int32 graph whose distances (or Bellman-Ford walks) could reach
     ``INF_INT32``, the same arcs in float64: exact while those sums stay below ``2**53``, refused
-    above (no dtype the kernels have holds them)."""
+    above (no dtype the kernels have holds them); integer input in float64 likewise. Float input
+    runs in float64 as SciPy's does, whatever its sums."""
     if g.dtype == np.float32 or not g.m:
         return g
     if g.dtype == np.int32:
@@ -174,7 +165,7 @@ def settled(g: Graph) -> Graph:
             pass
         g = Graph(g.n, g.indptr, g.indices, g.weights.astype(np.float64), name=g.name,
                   meta={**g.meta, "widened_from": "int32"})
-    if g.meta.get("widened_from") or _whole(g.xp, g.weights):
+    if g.dtype == np.float64 and (g.meta.get("widened_from") or g.meta.get("integer_weights")):
         _check_float64_exact(g)
     return g
 
@@ -186,10 +177,13 @@ def _whole(xp, w) -> bool:
 def _check_float64_exact(g: Graph) -> None:
     """InputError when the whole-number weights of float64 graph ``g`` could sum to ``2**53``."""
     a = abs(g.weights)
-    walks = (g.n + 1) * float(a.max()) if g.has_negative_weights else 0.0
-    if walks < FLOAT64_EXACT_INT and float(a.max()) * (g.n - 1) < FLOAT64_EXACT_INT:
+    amax = float(a.max())
+    walks = (g.n + 1) * amax if g.has_negative_weights else 0.0
+    loose = amax * (g.n - 1)
+    if walks < FLOAT64_EXACT_INT and loose < FLOAT64_EXACT_INT:
         return
-    bound = max(float(g.distance_bound), walks)  # exact path bound (int64 arithmetic)
+    path = float(g.distance_bound)
+    bound = max(path, walks, amax)
     if bound >= FLOAT64_EXACT_INT:
         raise InputError(f"csgraph has whole-number weights (largest |w| = {float(a.max()):.17g}) whose "
                          f"shortest paths may reach {bound:.6g} >= 2**53: int32 cannot hold those "

@@ -594,14 +594,16 @@ PRODUCT_SIZES = (4096, 8192)
 
 
 def dense_ceilings() -> dict:
-    """The (min,+) peak of this GPU, measured now (int32 with DPX, float32), and the fast
-    product alone at PRODUCT_SIZES (``product_per_s``: the best of them)."""
+    """The (min,+) peak of this GPU, measured now (int32 with DPX, float32, float64), and the
+    fast product alone at PRODUCT_SIZES (``product_per_s``: the best int32 of them;
+    ``product_float64_n*_per_s``: the float64 kernels, judged against the float64 peak)."""
     from ..minplus import product
     from ..minplus.product_fast import measure_product
     peaks = {f"minplus_{np.dtype(t).name}_per_s": product.measure_peak(t)["ops_per_s"]
-             for t in (np.int32, np.float32)}
+             for t in (np.int32, np.float32, np.float64)}
     for n in PRODUCT_SIZES:
         peaks[f"product_int32_n{n}_per_s"] = measure_product(n, np.int32, PRODUCT_VARIANT)["ops_per_s"]
+        peaks[f"product_float64_n{n}_per_s"] = measure_product(n, np.float64, "t128")["ops_per_s"]
     peaks["product_per_s"] = max(peaks[f"product_int32_n{n}_per_s"] for n in PRODUCT_SIZES)
     return peaks
 
@@ -732,7 +734,7 @@ def plot_roofline(rate_df: pd.DataFrame, peaks: dict, title: str):
         ax.set(xscale="log", yscale="log")
         ax.grid(True, which="both", alpha=0.3)
     for name, style in (("minplus_int32_per_s", "-"), ("minplus_float32_per_s", "--"),
-                        ("product_per_s", ":")):
+                        ("minplus_float64_per_s", "-."), ("product_per_s", ":")):
         if name in peaks:
             ax_d.axhline(peaks[name] / 1e12, color="black", linestyle=style, linewidth=1,
                          label=f"peak {name.replace('_per_s', '')}: {peaks[name] / 1e12:.3g} T/s")
@@ -757,7 +759,9 @@ def plot_roofline(rate_df: pd.DataFrame, peaks: dict, title: str):
 UNIT_SCALE = {"T (min,+)/s": 1e12, "GB/s": 1e9, "µs": 1.0}
 PEAK_UNITS = {"minplus_int32_per_s": "T (min,+)/s", "minplus_float32_per_s": "T (min,+)/s",
               "product_per_s": "T (min,+)/s", "product_int32_n4096_per_s": "T (min,+)/s",
-              "product_int32_n8192_per_s": "T (min,+)/s", "copy_bytes_per_s": "GB/s", "launch_us": "µs"}
+              "product_int32_n8192_per_s": "T (min,+)/s", "minplus_float64_per_s": "T (min,+)/s",
+              "product_float64_n4096_per_s": "T (min,+)/s", "product_float64_n8192_per_s": "T (min,+)/s",
+              "copy_bytes_per_s": "GB/s", "launch_us": "µs"}
 
 
 def peaks_table(peaks: dict) -> pd.DataFrame:

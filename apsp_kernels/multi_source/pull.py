@@ -166,9 +166,9 @@ def multi_source_distances(graph, sources, *, contiguous=True, predecessors=Fals
     """Distances from every vertex of ``sources`` as a CuPy array of shape (len(sources), n).
 
     Row i is for ``sources[i]``, in the kernels' representation (int32 with INF = 2**30 - 1, or
-    float32 with +inf), left on the device so that the caller can reduce it there. All sources run
-    in one pass: split larger sets into blocks (memory: :func:`bytes_needed`, checked here before
-    anything is allocated). ``contiguous=False`` returns a transposed view of the vertex-major
+    float32 / float64 with +inf), left on the device so that the caller can reduce it there. All
+    sources run in one pass: split larger sets into blocks (memory: :func:`bytes_needed`, checked
+    here before anything is allocated). ``contiguous=False`` returns a transposed view of the vertex-major
     working matrix instead of a copy (half the memory). ``predecessors=True`` returns
     ``(rows, pred)``, pred int32 with -1 for the source and unreachable vertices. ``stats``: a dict
     to receive sweeps and launches. A CuPy ``graph`` is used in place; a host graph is uploaded once

@@ -125,7 +125,7 @@ class WorklistSSSP(Solver):
         self.ran = False
 
     def _prepare(self, source: int):
-        self.key.fill(idle_key(self.graph.dtype))
+        self.key.fill(self.key.dtype.type(idle_key(self.graph.dtype)))  # 64-bit keys exceed int64
         self.key[source] = 0  # distance 0, queued (idle bit clear)
         self.ctl.fill(0)
         self.pending.fill(1)
