@@ -14,10 +14,11 @@ only dispatches here when asked: ``backend=`` or the user's own ``nx.config.back
 Modules: ``arcs`` (the graph), ``search`` (rows, trees, NetworkX's dicts), ``weighted``,
 ``unweighted``, ``generic``, ``dense``, ``relabel`` (the functions), ``registry``, ``interface``.
 
-Weights: whole numbers with ``|w| <= 2**30`` run exactly (int32) through ``method="auto"``
-(the GPU kernels where a GPU is usable). Other weights run in float64 on the host (the
-library's ``method="scipy"``), exact as NetworkX, unless ``nx.config.backends.apsp_kernels.float32``
-is True: then they run on the GPU in float32 (about 7 significant digits).
+Weights run through the library's ``method="auto"`` (the GPU kernels where a GPU is usable)
+under its precision contract: whole numbers exactly (int32, or float64 where int32 cannot hold
+the distances), other weights in float64 as NetworkX sums them (a length may differ in the last
+digit where two shortest paths tie and their sums round apart), float32 (about 7 significant
+digits) only when ``nx.config.backends.apsp_kernels.float32`` is True.
 
 Paths come from the library's predecessor tree (``return_predecessors=True``): where several
 paths are shortest, the one returned may differ from NetworkX's (NetworkX keeps the first found

@@ -16,7 +16,6 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ..inf import MAX_WEIGHT_INT32
 
 
 @dataclass(frozen=True)
@@ -83,12 +82,6 @@ class ArcGraph:
     def integral(self) -> bool:
         """Integer weights: NetworkX's lengths are then ints."""
         return self.w.dtype.kind in "biu"
-
-    @cached_property
-    def exact(self) -> bool:
-        """Weights the library holds exactly in int32 (so its GPU kernels may run them)."""
-        w = self.w.astype(np.float64)
-        return not w.size or bool((w == np.round(w)).all() and np.abs(w).max() <= MAX_WEIGHT_INT32)
 
     @cached_property
     def negative(self) -> bool:

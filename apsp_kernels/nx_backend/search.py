@@ -20,17 +20,17 @@ from .arcs import ArcGraph
 BLOCK_BYTES = 1 << 30  # float64 distance rows computed per call of the all_pairs_* functions
 
 
-def _method(g: ArcGraph) -> str:
-    """The library's choice where weights are exact in int32 (or float32 is allowed), else
-    SciPy's float64 on the host."""
-    return "auto" if g.exact or nx.config.backends.apsp_kernels.get("float32") else "scipy"
+def _dtype():
+    """float32 when the user opted in (``nx.config.backends.apsp_kernels.float32``), else the
+    library's contract: float64 for float weights, exact for whole numbers."""
+    return np.float32 if nx.config.backends.apsp_kernels.get("float32") else None
 
 
 def _shortest(g: ArcGraph, a, sources, predecessors=False):
     if not a.shape[0]:
         empty = np.zeros((0, 0))
         return (empty, empty.astype(np.int32)) if predecessors else empty
-    out = shortest_path(a, method=_method(g), indices=sources, return_predecessors=predecessors)
+    out = shortest_path(a, indices=sources, return_predecessors=predecessors, dtype=_dtype())
     if predecessors:
         return np.atleast_2d(out[0]), np.atleast_2d(out[1])
     return np.atleast_2d(out)
