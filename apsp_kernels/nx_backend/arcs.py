@@ -17,7 +17,6 @@ import numpy as np
 import scipy.sparse as sp
 
 
-
 @dataclass(frozen=True)
 class Attributes:
     """What a NetworkX graph holds besides its shortest-path arcs, for an exact round trip."""
