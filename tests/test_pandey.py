@@ -12,9 +12,10 @@ from apsp_kernels.experiments import pandey as exp
 from apsp_kernels.graph import Graph
 from apsp_kernels.inf import INF_INT32, from_public
 from apsp_kernels.minplus import product as prod
+from apsp_kernels.minplus import squaring
 from apsp_kernels.minplus.cpu import RKleeneSerial, certify, rkleene_serial_inplace
-from apsp_kernels.minplus.rkleene import (BaseCase, RKleene, plan, plan_array, plan_counts,
-                                          split)
+from apsp_kernels.minplus.rkleene import RKleene
+from apsp_kernels.minplus.rkleene_plan import BaseCase, plan, plan_array, plan_counts, split
 from apsp_kernels.profiles import PROFILES
 from apsp_kernels.timing import run
 
@@ -150,7 +151,7 @@ def test_reference_product_against_brute_force(data):
 
 
 def test_squarings_needed():
-    assert [prod.squarings_needed(n) for n in (1, 2, 3, 4, 5, 9, 4096)] == [0, 0, 1, 2, 2, 3, 12]
+    assert [squaring.squarings_needed(n) for n in (1, 2, 3, 4, 5, 9, 4096)] == [0, 0, 1, 2, 2, 3, 12]
 
 
 # ------------------------------------------------------------------------- serial R-Kleene
@@ -184,7 +185,7 @@ def test_negative_weights_are_rejected_naming_the_method():
     with pytest.raises(InputError, match="RKleene"):
         RKleene(g)  # validated on the host before any GPU work
     with pytest.raises(InputError, match="MinPlusSquaring"):
-        prod.MinPlusSquaring(g)
+        squaring.MinPlusSquaring(g)
 
 
 def test_bad_parameters():
@@ -196,7 +197,7 @@ def test_bad_parameters():
     with pytest.raises(InputError, match="product"):
         RKleene(g, product="fancy")
     with pytest.raises(InputError, match="kernel"):
-        prod.MinPlusSquaring(g, kernel="fancy")
+        squaring.MinPlusSquaring(g, kernel="fancy")
 
 
 # ------------------------------------------------------------------------------ certificate

@@ -19,8 +19,8 @@ from .. import generators, gpu, oracle, registry, report, timing
 from ..verdicts import Evidence
 from ..errors import GPUMemoryError, NoGPUError
 from ..profiles import choose
-from ..minplus.product import squarings_needed
-from ..minplus.rkleene import plan_counts
+from ..minplus.rkleene_plan import plan_counts
+from ..minplus.squaring import squarings_needed
 from ..records import Record
 
 PAPER = "pandey"

@@ -1,6 +1,6 @@
 """Serial R-Kleene on one CPU core (numba): the baseline of pandey Fig. 11-13 and Table 1.
 
-The recursion is the same :func:`~apsp_kernels.minplus.rkleene.plan` as on the GPU, executed
+The recursion is the same :func:`~apsp_kernels.minplus.rkleene_plan.plan` as on the GPU, executed
 by one compiled loop over the steps (products and FW base cases on views of one matrix).
 :func:`certify` is an independent full check of a dense APSP result (all n^2 entries) that
 the notebook uses where the oracle can only afford sampled rows.
@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..floyd_warshall.cpu import fw_serial_inplace
 from ..inf import INF_INT32
 from ..solver import Solution, Solver
-from .rkleene import DEFAULT_THRESHOLD, check_threshold, plan, plan_array
+from .rkleene_plan import DEFAULT_THRESHOLD, check_threshold, plan, plan_array
 
 
 @numba.njit(cache=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..errors import InputError
 from .product import Product
 from .product_fast import DEFAULT_VARIANT, LEAVES, PAD, FastLauncher, independent
-from .rkleene import BaseCase, plan
+from .rkleene_plan import BaseCase, plan
 
 DEFAULT_LEAF = 128
 

@@ -14,7 +14,7 @@ PAPER = {
 METHODS: list[Method] = []
 
 _RK = "apsp_kernels.minplus.rkleene:RKleene"
-_SQ = "apsp_kernels.minplus.product:MinPlusSquaring"
+_SQ = "apsp_kernels.minplus.squaring:MinPlusSquaring"
 METHODS += [
     Method("fast", "rkleene", _RK, figure="pandey Fig. 6/7 (issue [peak])",
            params=(("threshold", 128), ("product", "fast"), ("cuda_graph", True)),

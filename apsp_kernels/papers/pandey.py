@@ -12,7 +12,7 @@ PAPER = {
 }
 
 _RK = "apsp_kernels.minplus.rkleene:RKleene"
-_SQ = "apsp_kernels.minplus.product:MinPlusSquaring"
+_SQ = "apsp_kernels.minplus.squaring:MinPlusSquaring"
 
 METHODS = [
     Method("pandey", "rkleene", _RK, figure="Fig. 6/7, Fig. 11-13, Table 1",
