@@ -51,12 +51,16 @@ def verdict_problems(folder) -> list[str]:
     if df.empty:
         return []
     frame = verdicts.load_records(folder)
-    basis_of = dict(zip(frame["id"], frame["basis"]))
+    repeated = sorted(set(frame["id"][frame["id"].duplicated()]))
+    out = [f"{folder}: record id {i} names more than one record" for i in repeated[:3]]
     by_id = {i: r for i, r in zip(frame["id"], frame.to_dict("records"))}
     evidence = evidence_of(folder.name)
-    out = []
     for row in df.to_dict("records"):
         where = f"{folder}/verdicts.csv: {row['claim'][:60]!r}"
+        claim_evidence = verdicts.find(evidence, row["claim"]) if evidence is not None else None
+        correctness = claim_evidence is not None and claim_evidence.correctness
+        of = provenance.check_basis if correctness else provenance.record_basis
+        basis_of = dict(zip(frame["id"], frame["check_basis" if correctness else "basis"]))
         for column in ("basis", "records", "outcome"):
             if column not in row:
                 return [f"{folder}/verdicts.csv has no {column} column"]
@@ -72,7 +76,7 @@ def verdict_problems(folder) -> list[str]:
             weakest = provenance.weakest(basis_of[i] for i in ids)
             if weakest != row["basis"]:
                 out.append(f"{where}: basis {row['basis']!r}, its records' weakest is {weakest!r}")
-            _, place = provenance.basis_of([by_id[i] for i in ids])
+            _, place = provenance.basis_of([by_id[i] for i in ids], of=of)
         else:
             place = ""
         line = provenance.wording(verdicts.held(row["outcome"]), row["basis"], place)
@@ -81,7 +85,7 @@ def verdict_problems(folder) -> list[str]:
         if row["verdict"] != line:
             out.append(f"{where}: verdict {row['verdict']!r}, its basis gives {line!r}")
         if evidence is not None:
-            basis, _, again = verdicts.resolve(verdicts.find(evidence, row["claim"]), frame)
+            basis, _, again = verdicts.resolve(claim_evidence, frame)
             if (basis, again) != (row["basis"], ids):
                 out.append(f"{where}: EVIDENCE gives basis {basis!r} on {len(again)} records, "
                            f"the file says {row['basis']!r} on {len(ids)}")
