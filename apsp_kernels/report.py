@@ -138,6 +138,11 @@ def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, no
     return row
 
 
+def add_verdicts(out_dir, verdicts) -> list[dict]:
+    """:func:`add_verdict` for each of a driver's verdicts (dicts of its arguments)."""
+    return [add_verdict(out_dir, **v) for v in verdicts]
+
+
 def timed_goal(met: bool, device: str | None = None) -> tuple[bool | None, str]:
     """A goal in seconds, judged only on the GPU it was set for (:data:`GOAL_GPU`): ``(met, "")``
     there; elsewhere ``(None, why)``, the time standing for reference. ``device``: the GPU that
