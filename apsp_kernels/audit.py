@@ -78,7 +78,7 @@ def verdict_problems(folder) -> list[str]:
         if row["verdict"] != line:
             out.append(f"{where}: verdict {row['verdict']!r}, its basis gives {line!r}")
         if evidence is not None:
-            basis, _, again = verdicts.resolve(claim_evidence, frame)
+            basis, _, again = verdicts.resolve(claim_evidence, frame, row["outcome"])
             if (basis, again) != (row["basis"], ids):
                 out.append(f"{where}: EVIDENCE gives basis {basis!r} on {len(again)} records, "
                            f"the file says {row['basis']!r} on {len(ids)}")

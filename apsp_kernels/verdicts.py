@@ -79,12 +79,14 @@ def load_records(folder) -> pd.DataFrame:
     return df
 
 
-def resolve(evidence: Evidence | None, frame: pd.DataFrame) -> tuple[str, str, list[str]]:
-    """``(basis, where, record ids)`` of a verdict from its evidence in ``frame``."""
+def resolve(evidence: Evidence | None, frame: pd.DataFrame, outcome: str = "") -> tuple[str, str, list[str]]:
+    """``(basis, where, record ids)`` of a verdict from its evidence in ``frame``; a verdict on
+    no record (a fixed ``basis``) that the notebook left ``not tested`` had nothing to test:
+    ``not run``."""
     if evidence is None:
         return provenance.NOT_RUN, NO_EVIDENCE, []
     if evidence.basis is not None:
-        return evidence.basis, "", []
+        return (provenance.NOT_RUN if outcome == "not tested" else evidence.basis), "", []
     rows = evidence.select(frame)
     timed = rows[rows[evidence.basis_column] != provenance.NOT_RUN]
     missing = sorted(set(rows["method"]) - set(timed["method"])) if evidence.every_method else []
@@ -115,7 +117,7 @@ def annotate(folder, evidence) -> pd.DataFrame:
             df[column] = ""
     for i, row in df.iterrows():
         outcome = row["outcome"] or provenance.outcome(row["verdict"])
-        basis, where, ids = resolve(find(evidence, row["claim"]), frame)
+        basis, where, ids = resolve(find(evidence, row["claim"]), frame, outcome)
         df.at[i, "basis"], df.at[i, "records"], df.at[i, "outcome"] = basis, " ".join(ids), outcome
         df.at[i, "verdict"] = provenance.wording(held(outcome), basis, where)
     write_csv(df.reindex(columns=VERDICT_COLUMNS), path)

@@ -158,3 +158,10 @@ def test_a_correctness_claim_rests_on_the_checked_rows_not_the_scaled_ones(tmp_p
     basis, where, ids = resolve(Evidence("right", "e", correctness=True), frame)
     assert (basis, where) == ("measured", "")
     assert ids == [pv.record_id(r) for r in measured]
+
+
+def test_a_verdict_on_no_record_left_not_tested_reads_not_run(tmp_path):
+    frame = load_records(tmp_path)
+    fixed = Evidence("in place", basis="measured")
+    assert resolve(fixed, frame, "holds") == ("measured", "", [])
+    assert resolve(fixed, frame, "not tested") == (pv.NOT_RUN, "", [])

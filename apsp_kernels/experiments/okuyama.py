@@ -555,7 +555,7 @@ FIG14_NOTE = ("proposed method (shared, N=32); basis: what each row stands on "
 
 def published_claim(claim: str) -> dict:
     """A row of the paper's claims table (low, high, unit, source), from the transcription table."""
-    return report.published(PAPER, "claims").set_index("claim").loc[claim].to_dict()
+    return report.claim(PAPER, claim)
 
 
 def fig14_verdict(o14: pd.DataFrame, claims: pd.DataFrame) -> dict:
@@ -570,25 +570,22 @@ def fig14_verdict(o14: pd.DataFrame, claims: pd.DataFrame) -> dict:
                 note="difference of two medians; small |V| are noisy")
 
 
-def _claim(name: str) -> dict:
-    return published_claim(name)
-
-
 def _mega(v: float) -> str:
     return f"{v / 1e6:g}M"
 
 
 def memory_note() -> str:
-    return (f"paper: proposed (N=32) failed at |V|={_mega(_claim('max_v_proposed')['high'])} on "
-            f"{_claim('gpu_memory_then')['low']:g} MB, Harish handled {_mega(_claim('max_v_harish')['low'])} "
-            "(okuyama §6.1). 'free_now' uses this GPU's free memory with the project's 8% headroom.")
+    fails, runs = published_claim("max_v_proposed")["high"], published_claim("max_v_harish")["low"]
+    return (f"paper: proposed (N=32) failed at |V|={_mega(fails)} on {published_claim('gpu_memory_then')['low']:g} MB, "
+            f"Harish handled {_mega(runs)} (okuyama §6.1). 'free_now' uses this GPU's free memory with the "
+            "project's 8% headroom.")
 
 
 def memory_verdict(cap: pd.DataFrame) -> dict:
     """§6.1: the device-memory model's largest |V| on the paper's 512 MB beside the paper's limits."""
     prop = int(cap.loc[cap["method"] == "task_parallel (N=32)", "max_V_paper_model_512MB"].iloc[0])
     har = int(cap.loc[cap["method"] == "harish", "max_V_paper_model_512MB"].iloc[0])
-    fails, runs = _claim("max_v_proposed")["high"], _claim("max_v_harish")["low"]
+    fails, runs = published_claim("max_v_proposed")["high"], published_claim("max_v_harish")["low"]
     return dict(claim="memory model reproduces the paper's limits on 512 MB",
                 published=f"proposed fails at |V|={_mega(fails)}; Harish runs |V|={_mega(runs)}",
                 measured=f"model: proposed <= {prop:,}, Harish <= {har:,}",
@@ -634,7 +631,7 @@ def table1_verdicts(f1: pd.DataFrame, cfg: dict) -> list[dict]:
     """Table 1 and §6.2: Harish's launches per SSSP, and which platform wins per topology."""
     it_ring = _t1_cell(f1, "harish", "ring", "iterations_per_sssp_mean")
     it_rand = _t1_cell(f1, "harish", "random", "iterations_per_sssp_mean")
-    ring, rand = _claim("launches_ring")["low"], _claim("launches_random")["low"]
+    ring, rand = published_claim("launches_ring")["low"], published_claim("launches_random")["low"]
     gpu_ring = [_t1_cell(f1, m, "ring") for m in GPU_METHODS]
     cpu_ring = _t1_cell(f1, "dijkstra_cpu", "ring")
     best_gpu = np.nanmin(gpu_ring) if np.isfinite(gpu_ring).any() else np.nan
@@ -700,7 +697,7 @@ def ratio_summaries(r10, r1) -> dict:
 def ratio_verdicts(s: dict) -> list[dict]:
     """§6.1's speedups (abstract: 2.8-13x; shared memory 1.2-1.4x; unshared >= 1.9x) and their trends."""
     vs, shared, unshared = s["proposed vs Harish"], s["shared vs unshared"], s["unshared vs Harish"]
-    c_vs, c_1k, c_sh, c_un = (_claim(k) for k in ("speedup_vs_harish", "speedup_vs_harish_at_1k",
+    c_vs, c_1k, c_sh, c_un = (published_claim(k) for k in ("speedup_vs_harish", "speedup_vs_harish_at_1k",
                                                    "shared_vs_unshared", "unshared_vs_harish_min"))
     by_n, tp_by_n, sh_by_n = s["fig10 proposed"]["by_n"], s["fig10 task-parallel"]["by_n"], s["fig10 shared"]["by_n"]
     have = lambda x: x["count"] > 0  # noqa: E731

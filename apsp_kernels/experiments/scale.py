@@ -363,9 +363,15 @@ def verdicts(roads: dict, records, cpu_records, bulk, cfg: dict) -> list[dict]:
     return out
 
 
+def _road(road: str) -> str:
+    """The records of one road graph: the DIMACS graph, or the stand-in a small profile builds."""
+    return f"graph == '{road}' or graph.str.startswith('{road}-stand-in')"
+
+
 EVIDENCE = [
-    *(Evidence(rf"{road}: \d+ GPUs? >= 1\.8x", "road_reductions", graph=road) for road in ("NY", "BAY")),
-    *(Evidence(rf"{road}: \d+ GPUs? >= 10x", ("road_reductions", "road_reductions_cpu"), graph=road)
+    *(Evidence(rf"{road}(-stand-in-\d+)?: \d+ .* >= 1\.8x", "road_reductions", where=_road(road))
       for road in ("NY", "BAY")),
+    *(Evidence(rf"{road}(-stand-in-\d+)?: \d+ .* >= 10x", ("road_reductions", "road_reductions_cpu"),
+               where=_road(road)) for road in ("NY", "BAY")),
     Evidence("bulk ", "bulk"),
 ]
