@@ -34,7 +34,8 @@ class Evidence:
     ``basis``: for a verdict that rests on no record: ``published`` (the paper's numbers or a
     model of them). ``every_method``: the claim is about each selected method, so a method
     that was not run leaves the verdict ``not run``. ``correctness``: the claim is about what was
-    computed (the answers are right, a count of iterations), so its basis is what was checked, not how a time was obtained
+    computed (the answers are right, a count of iterations), so its basis is what was checked,
+    not how a time was obtained
     (:func:`apsp_kernels.provenance.check_basis`).
     """
 

@@ -382,7 +382,8 @@ def verdicts(t1, rv, checks, inplace: dict, thr, rate, peak_info: dict, cfg: dic
                         measured=f"{t1['speedup RK vs serial RK'].min():.3g}x..{summ['max_rk']:.3g}x",
                         holds=bool(t1["speedup RK vs serial RK"].dropna().min() > 1)))
         out.append(dict(claim=CLAIMS["grows"], published=pub["grows"],
-                        measured=f"{summ['first']:.3g}x at {summ['first_n']} -> {summ['last']:.3g}x at {summ['last_n']}",
+                        measured=f"{summ['first']:.3g}x at {summ['first_n']} -> "
+                                 f"{summ['last']:.3g}x at {summ['last_n']}",
                         holds=summ["last"] > summ["first"],
                         note="serial times above n = %d extrapolated by n^3" % cfg["serial_max_n"]))
         out.append(dict(claim=CLAIMS["up_to"], published=pub["up_to"],
@@ -425,7 +426,8 @@ def verdicts(t1, rv, checks, inplace: dict, thr, rate, peak_info: dict, cfg: dic
                         holds=frac >= 0.25, note=f"n = {int(blk['n'].iloc[0])}"))
     all_ok = checks["ok"].dropna()
     out.append(dict(claim="every entry equals the distances for every n <= 4096 (project check)", published="-",
-                    measured=f"{int(all_ok.sum())}/{len(all_ok)} runs certified" if len(all_ok) else "no GPU in this run",
+                    measured=(f"{int(all_ok.sum())}/{len(all_ok)} runs certified" if len(all_ok)
+                              else "no GPU in this run"),
                     holds=bool(all_ok.all()) if len(all_ok) else None))
     return out
 

@@ -555,7 +555,8 @@ def table1_verdicts(summ1: pd.DataFrame) -> list[dict]:
         out.append(dict(claim="the gain is largest for small n (fewer rounds of launch overhead matter more)",
                         published=f"{small.low:.2f}-{small.high:.2f}x for n <= 256 vs "
                                   f"{large.low:.2f}-{large.high:.2f}x for n >= 2048",
-                        measured=f"mean {mine_small.mean():.2f}x for n <= 256 vs {mine_large.mean():.2f}x for n >= 2048",
+                        measured=f"mean {mine_small.mean():.2f}x for n <= 256 vs "
+                                 f"{mine_large.mean():.2f}x for n >= 2048",
                         holds=bool(mine_small.mean() > mine_large.mean())))
     big = summ1[summ1.n == 16384]
     if len(big):
@@ -578,7 +579,8 @@ def launches_verdict(summ1: pd.DataFrame) -> list[dict]:
     return [dict(claim="the single kernel's gain comes from avoiding kernel launches",
                  published="stated (Sec. VI): far fewer launches, less launch overhead",
                  measured=f"saved {mid.median():.1f} us per avoided launch (median, n = 256..2048) vs ~5 us per launch",
-                 holds=bool(mid.median() > 0), note="> 5 us: overlap of rounds helps too; < 0: the single kernel loses")]
+                 holds=bool(mid.median() > 0),
+                 note="> 5 us: overlap of rounds helps too; < 0: the single kernel loses")]
 
 
 def table2_verdicts(sp2: pd.DataFrame) -> list[dict]:
