@@ -3,9 +3,11 @@
 - :func:`verdict_problems`: every verdict's record ids exist in its folder's records, its
   basis is the weakest of theirs, its line is the one that basis gives, and re-deriving it
   from the driver's EVIDENCE gives the same basis and ids;
-- :func:`published_problems`: every number a paper notebook's verdict quotes as published is
-  a cell of the transcription table (as shown, rounded), and the values the drivers derive
-  from that table (their ``verdict_corrections``) are the ones the verdicts show;
+- :func:`published_problems`: every range or extreme a paper notebook's verdict quotes is the
+  true min/max of the transcription cells its driver's ``QUOTED`` names for it (or of their
+  ratios), every other number it quotes as published is a cell of the transcription table
+  (as shown, rounded), and the values the drivers derive from that table (their
+  ``verdict_corrections``) are the ones the verdicts show;
 - :func:`readme_problems`: every README sentence that states a run time or a result names a
   committed file (a link or a backticked path) that shows it; a time in minutes or seconds
   must match the ``seconds`` of the ``run.json`` it names.
@@ -19,18 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import provenance, report, verdicts
+from . import provenance, quoted, report, verdicts
 
 PAPERS = ("bodra", "liu", "okuyama", "pandey", "takafuji")
-# Published values a driver derives from the paper by hand and that no cell shows yet (ratios
-# read off figures, a section's prose); each still to move into the transcription table.
-TYPED_IN_DRIVER = {
-    ("liu", "serial O(N²) Dijkstra time barely depends"): "ratio of two Fig. 1 cells, typed in liu.verdicts",
-    ("liu", "GPU algorithm time grows with MIN_DEGREE"): "ratio of two Fig. 1 cells, typed in liu.verdicts",
-    ("liu", "the gap between GPU total time"): "ratios of Fig. 1 cells, typed in liu.verdicts",
-    ("pandey", "a base case of 16x16"): "Sec. 4.3 prose, typed in notebooks/pandey.ipynb",
-}
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)(?:\s*([KM])\b)?")
 
 
 def read_verdicts(folder) -> pd.DataFrame:
@@ -51,12 +44,16 @@ def verdict_problems(folder) -> list[str]:
     if df.empty:
         return []
     frame = verdicts.load_records(folder)
-    basis_of = dict(zip(frame["id"], frame["basis"]))
+    repeated = sorted(set(frame["id"][frame["id"].duplicated()]))
+    out = [f"{folder}: record id {i} names more than one record" for i in repeated[:3]]
     by_id = {i: r for i, r in zip(frame["id"], frame.to_dict("records"))}
     evidence = evidence_of(folder.name)
-    out = []
     for row in df.to_dict("records"):
         where = f"{folder}/verdicts.csv: {row['claim'][:60]!r}"
+        claim_evidence = verdicts.find(evidence, row["claim"]) if evidence is not None else None
+        correctness = claim_evidence is not None and claim_evidence.correctness
+        of = provenance.check_basis if correctness else provenance.record_basis
+        basis_of = dict(zip(frame["id"], frame["check_basis" if correctness else "basis"]))
         for column in ("basis", "records", "outcome"):
             if column not in row:
                 return [f"{folder}/verdicts.csv has no {column} column"]
@@ -72,7 +69,7 @@ def verdict_problems(folder) -> list[str]:
             weakest = provenance.weakest(basis_of[i] for i in ids)
             if weakest != row["basis"]:
                 out.append(f"{where}: basis {row['basis']!r}, its records' weakest is {weakest!r}")
-            _, place = provenance.basis_of([by_id[i] for i in ids])
+            _, place = provenance.basis_of([by_id[i] for i in ids], of=of)
         else:
             place = ""
         line = provenance.wording(verdicts.held(row["outcome"]), row["basis"], place)
@@ -81,37 +78,17 @@ def verdict_problems(folder) -> list[str]:
         if row["verdict"] != line:
             out.append(f"{where}: verdict {row['verdict']!r}, its basis gives {line!r}")
         if evidence is not None:
-            basis, _, again = verdicts.resolve(verdicts.find(evidence, row["claim"]), frame)
+            basis, _, again = verdicts.resolve(claim_evidence, frame, row["outcome"])
             if (basis, again) != (row["basis"], ids):
                 out.append(f"{where}: EVIDENCE gives basis {basis!r} on {len(again)} records, "
                            f"the file says {row['basis']!r} on {len(ids)}")
     return out
 
 
-def _numbers(text: str) -> list[float]:
-    out = []
-    for digits, suffix in _NUMBER.findall(str(text)):
-        value = float(digits.replace(",", ""))
-        out.append(value * {"K": 1e3, "M": 1e6}.get(suffix, 1))
-    return out
-
-
-def _shown(value: float, cells) -> bool:
-    """Whether ``value`` is one of ``cells`` as printed (rounded to its own digits)."""
-    for cell in cells:
-        if cell == value:
-            return True
-        text = f"{value:.10g}"
-        decimals = len(text.split(".")[1]) if "." in text else 0
-        if round(cell, decimals) == value or (value >= 1000 and abs(cell - value) <= 0.05 * value):
-            return True
-    return False
-
-
 def paper_numbers(paper: str) -> list[float]:
     cells = report.transcriptions()
     cells = cells[(cells["paper"] == paper) & (cells["column"] != "#caption")]
-    return sorted({n for v in cells["value"] for n in _numbers(v)})
+    return sorted({n for v in cells["value"] for n in quoted.numbers(v)})
 
 
 def published_problems(folder) -> list[str]:
@@ -122,18 +99,22 @@ def published_problems(folder) -> list[str]:
         return []
     cells = paper_numbers(stem)
     module = importlib.import_module(f"apsp_kernels.experiments.{stem}")
-    corrections = getattr(module, "verdict_corrections", lambda f: {})(folder)
-    derived = list(corrections)  # derived from the table by the driver: checked below
+    specs = getattr(module, "QUOTED", [])
     out = []
     for row in df.to_dict("records"):
+        where = f"{folder}/verdicts.csv: {row['claim'][:60]!r}"
+        mine = quoted.find(specs, row["claim"])
+        for spec in mine:
+            out += [f"{where}: {p}" for p in spec.problems(row["published"])]
         if re.search(r"project|issue", row["claim"] + row["published"], re.I):
             continue  # the project's own goals, not the paper's numbers
-        if any(stem == nb and row["claim"].startswith(prefix) for nb, prefix in list(TYPED_IN_DRIVER) + derived):
-            continue
-        for value in _numbers(row["published"]):
-            if not _shown(value, cells):
-                out.append(f"{folder}/verdicts.csv: {row['claim'][:60]!r} quotes {value:g} as published; "
+        if any(spec.per is not None for spec in mine):
+            continue  # ratios of cells, checked above
+        for value in quoted.numbers(row["published"]):
+            if not any(quoted.rounds_to(cell, value) for cell in cells):
+                out.append(f"{where} quotes {value:g} as published; "
                            f"no {stem} cell of {report.TRANSCRIPTIONS.name} shows it")
+    corrections = getattr(module, "verdict_corrections", lambda f: {})(folder)
     for (_, prefix), fields in corrections.items():
         rows = df[df["claim"].str.startswith(prefix) | (df["claim"] == fields.get("claim", ""))]
         for column, value in fields.items():

@@ -15,6 +15,12 @@ BASES, strongest first:
 
 A record that was skipped, or timed without its answer being checked, supports no verdict:
 its basis is ``not run`` / ``not measured`` (:data:`NO_DATA`).
+
+A verdict on *correctness* (every answer equals the oracle's, or a count of work done) does not rest on how a time was
+obtained but on what was checked: :func:`check_basis` is ``measured`` for a run checked on every
+row, ``verified-sample`` for one checked on a part (sampled rows, or the sampled sources an
+extrapolated time ran), and ``not run`` for a row that was never run at its size
+(:data:`NOT_RUN_HERE`: a time scaled from another size).
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ NOT_MEASURED, NOT_RUN = "not measured", "not run"
 NO_DATA = (NOT_MEASURED, NOT_RUN)
 OUTCOMES = ("holds", "does not hold", "not tested", NOT_MEASURED, NOT_RUN)
 _RANK = {b: i for i, b in enumerate(BASES + NO_DATA)}
+NOT_RUN_HERE = "not run at this n"  # verify_scope of a record scaled from another size
 _SAMPLE = re.compile(r"(\d+) (?:sampled )?of (?:its )?(\d+)")
 
 
@@ -72,13 +79,27 @@ def record_basis(rec) -> str:
     return "measured"
 
 
+def check_basis(rec) -> str:
+    """The basis of one record as evidence that its answer is right (see the module docstring)."""
+    if str(_get(rec, "skipped", "") or "").strip() or not _finite(_get(rec, "time_ms_median")) \
+            or str(_get(rec, "verify_scope", "") or "").startswith(NOT_RUN_HERE):
+        return NOT_RUN
+    if not _flag(_get(rec, "verified", False)):
+        return NOT_MEASURED
+    if _flag(_get(rec, "extrapolated", False)) or sampled(_get(rec, "verify_scope", "")):
+        return "verified-sample"
+    return "measured"
+
+
 def record_id(rec) -> str:
     """A stable id for a record, without spaces: its experiment, method, graph and n, and a
-    short hash of what tells it apart from its siblings (m, scope, timestamp, params). The
-    same row read back from its CSV gets the same id."""
+    short hash of what tells it apart from its siblings (paper, m, scope, timestamp, params:
+    two papers' methods of one name, run in the same second, differ by paper). The same row
+    read back from its CSV gets the same id."""
     params = _get(rec, "params", "{}")
     params = params if isinstance(params, str) else json.dumps(params, sort_keys=True, default=str)
-    key = "|".join(str(_get(rec, k, "")) for k in ("method", "graph", "n", "m", "timing_scope", "timestamp"))
+    key = "|".join(str(_get(rec, k, "")) for k in ("paper", "method", "graph", "n", "m", "timing_scope",
+                                                    "timestamp"))
     digest = hashlib.sha1(f"{key}|{params}".encode()).hexdigest()[:8]
     parts = (_get(rec, k) for k in ("experiment", "method", "graph", "n"))
     return "/".join(re.sub(r"\s+", "", str(p)) for p in parts) + f"/{digest}"
@@ -90,20 +111,21 @@ def weakest(bases) -> str:
     return max(bases, key=lambda b: _RANK[b]) if bases else NOT_RUN
 
 
-def detail(records) -> str:
-    """Which of ``records`` make their weakest basis, in words: "above n = 1024" when, for
-    every method, its weak rows lie above its stronger ones; else "k of N rows"."""
-    bases = [record_basis(r) for r in records]
+def detail(records, of=record_basis) -> str:
+    """Which of ``records`` make their weakest basis (``of`` each record), in words: "above
+    n = 1024" when, for every method, its weak rows lie above its stronger ones; else "k of N
+    rows"."""
+    bases = [of(r) for r in records]
     worst = weakest(bases)
-    if worst in ("measured", "published"):
+    if worst in ("measured", "published") or not bases:
         return ""
     weak = [r for r, b in zip(records, bases) if b == worst]
     thresholds = []
     for method in {_get(r, "method") for r in weak}:
-        mine = [r for r, b in zip(records, bases) if _get(r, "method") == method]
         strong = [int(_get(r, "n")) for r, b in zip(records, bases)
                   if _get(r, "method") == method and _RANK[b] < _RANK[worst]]
-        low = min(int(_get(r, "n")) for r in mine if record_basis(r) == worst)
+        low = min(int(_get(r, "n")) for r, b in zip(records, bases)
+                  if _get(r, "method") == method and b == worst)
         if not strong or low <= max(strong):
             thresholds = []
             break
@@ -144,12 +166,13 @@ def outcome(verdict: str) -> str:
     raise ValueError(f"verdict {verdict!r} starts with none of {OUTCOMES}")
 
 
-def basis_of(records, basis: str | None = None) -> tuple[str, str]:
-    """``(basis, where)`` of a verdict resting on ``records``; ``basis`` overrides it for a
-    verdict with no records (``published``: the paper's numbers or a model of them only)."""
+def basis_of(records, basis: str | None = None, of=record_basis) -> tuple[str, str]:
+    """``(basis, where)`` of a verdict resting on ``records`` (``of``: :func:`record_basis`, or
+    :func:`check_basis` for a verdict on correctness); ``basis`` overrides it for a verdict
+    with no records (``published``: the paper's numbers or a model of them only)."""
     if basis is not None:
         if basis not in BASES + NO_DATA:
             raise ValueError(f"basis {basis!r} is none of {BASES + NO_DATA}")
         return basis, ""
     records = list(records)
-    return weakest(record_basis(r) for r in records), detail(records)
+    return weakest(of(r) for r in records), detail(records, of)

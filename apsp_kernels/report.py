@@ -50,6 +50,17 @@ def quote(paper: str, claim: str) -> str:
     return str(rows.loc[claim, "value"])
 
 
+def claim(paper: str, name: str) -> dict:
+    """One row of a paper's ``claims`` table (its low, high, unit, ... and ``source``: the
+    page), found by its ``claim_id`` or, in a table without ids, its ``claim``."""
+    rows = published(paper, "claims")
+    key = "claim_id" if "claim_id" in rows else "claim"
+    hit = rows[rows[key] == name]
+    if hit.empty:
+        raise KeyError(f"no claim {name!r} for {paper} in {TRANSCRIPTIONS}; add it with its page")
+    return hit.iloc[0].to_dict()
+
+
 def output_dir(path) -> Path:
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
@@ -136,6 +147,11 @@ def add_verdict(out_dir, claim: str, published, measured, holds: bool | None, no
     old = old[old["claim"] != claim]
     write_csv(pd.concat([old, pd.DataFrame([row])], ignore_index=True).reindex(columns=VERDICT_COLUMNS), path)
     return row
+
+
+def add_verdicts(out_dir, verdicts) -> list[dict]:
+    """:func:`add_verdict` for each of a driver's verdicts (dicts of its arguments)."""
+    return [add_verdict(out_dir, **v) for v in verdicts]
 
 
 def timed_goal(met: bool, device: str | None = None) -> tuple[bool | None, str]:

@@ -33,7 +33,10 @@ class Evidence:
     ``where``: a pandas query over the records' columns (e.g. ``"n >= 1024"``).
     ``basis``: for a verdict that rests on no record: ``published`` (the paper's numbers or a
     model of them). ``every_method``: the claim is about each selected method, so a method
-    that was not run leaves the verdict ``not run``.
+    that was not run leaves the verdict ``not run``. ``correctness``: the claim is about what was
+    computed (the answers are right, a count of iterations), so its basis is what was checked,
+    not how a time was obtained
+    (:func:`apsp_kernels.provenance.check_basis`).
     """
 
     claim: str
@@ -43,6 +46,11 @@ class Evidence:
     where: str = ""
     basis: str | None = None
     every_method: bool = False
+    correctness: bool = False
+
+    @property
+    def basis_column(self) -> str:
+        return "check_basis" if self.correctness else "basis"
 
     def matches(self, claim: str) -> bool:
         return re.match(self.claim, claim) is not None
@@ -57,31 +65,36 @@ class Evidence:
 
 
 def load_records(folder) -> pd.DataFrame:
-    """Every ``records_*.csv`` of a results folder, each row with its ``id`` and ``basis``."""
+    """Every ``records_*.csv`` of a results folder, each row with its ``id``, ``basis`` and
+    ``check_basis`` (its basis as evidence of correctness)."""
     frames = [pd.read_csv(p, keep_default_na=False, na_values={c: [""] for c in
                                                                 ("time_ms_median", "time_ms_min", "max_error")})
               for p in sorted(Path(folder).glob("records_*.csv"))]
     if not frames:
-        return pd.DataFrame(columns=["id", "basis", "experiment", "method", "graph", "n"])
+        return pd.DataFrame(columns=["id", "basis", "check_basis", "experiment", "method", "graph", "n"])
     df = pd.concat(frames, ignore_index=True)
     rows = df.to_dict("records")
     df["id"] = [provenance.record_id(r) for r in rows]
     df["basis"] = [provenance.record_basis(r) for r in rows]
+    df["check_basis"] = [provenance.check_basis(r) for r in rows]
     return df
 
 
-def resolve(evidence: Evidence | None, frame: pd.DataFrame) -> tuple[str, str, list[str]]:
-    """``(basis, where, record ids)`` of a verdict from its evidence in ``frame``."""
+def resolve(evidence: Evidence | None, frame: pd.DataFrame, outcome: str = "") -> tuple[str, str, list[str]]:
+    """``(basis, where, record ids)`` of a verdict from its evidence in ``frame``; a verdict on
+    no record (a fixed ``basis``) that the notebook left ``not tested`` had nothing to test:
+    ``not run``."""
     if evidence is None:
         return provenance.NOT_RUN, NO_EVIDENCE, []
     if evidence.basis is not None:
-        return evidence.basis, "", []
+        return (provenance.NOT_RUN if outcome == "not tested" else evidence.basis), "", []
     rows = evidence.select(frame)
-    timed = rows[rows["basis"] != provenance.NOT_RUN]
+    timed = rows[rows[evidence.basis_column] != provenance.NOT_RUN]
     missing = sorted(set(rows["method"]) - set(timed["method"])) if evidence.every_method else []
     if timed.empty or missing:
         return provenance.NOT_RUN, (f"not run: {', '.join(missing)}" if missing else ""), list(rows["id"])
-    basis, where = provenance.basis_of(timed.to_dict("records"))
+    of = provenance.check_basis if evidence.correctness else provenance.record_basis
+    basis, where = provenance.basis_of(timed.to_dict("records"), of=of)
     return basis, where, list(timed["id"])
 
 
@@ -105,7 +118,7 @@ def annotate(folder, evidence) -> pd.DataFrame:
             df[column] = ""
     for i, row in df.iterrows():
         outcome = row["outcome"] or provenance.outcome(row["verdict"])
-        basis, where, ids = resolve(find(evidence, row["claim"]), frame)
+        basis, where, ids = resolve(find(evidence, row["claim"]), frame, outcome)
         df.at[i, "basis"], df.at[i, "records"], df.at[i, "outcome"] = basis, " ".join(ids), outcome
         df.at[i, "verdict"] = provenance.wording(held(outcome), basis, where)
     write_csv(df.reindex(columns=VERDICT_COLUMNS), path)

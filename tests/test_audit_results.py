@@ -93,3 +93,35 @@ def test_gallery_out_of_date_fails(copy, tmp_path):
     copy("pandey")
     (tmp_path / "results" / "README.md").write_text("# old gallery\n")
     assert audit.gallery_problems(tmp_path / "results")
+
+
+def test_a_planted_wrong_extreme_fails_even_when_another_cell_shows_it(copy):
+    folder = copy("pandey")
+    # 356.56 rounds to 357, a cell of the table (the HD 6450's), but not the GT 630M column's max
+    _edit(folder, "GPU R-Kleene is faster", published="10x..357x (GT 630M, n = 64..4096)")
+    found = audit.published_problems(folder)
+    assert any("the max of its cells (pandey table1) is 474.9" in p for p in found), found
+
+
+def test_a_range_end_that_is_not_its_cells_extreme_fails(copy):
+    folder = copy("takafuji")
+    _edit(folder, "the gain is largest for small n", published="1.08-1.14x for n <= 256 vs 1.02-1.07x for n >= 2048")
+    found = audit.published_problems(folder)
+    assert any("the min of its cells (takafuji table1_summary) is 1.03" in p for p in found), found
+
+
+def test_a_wrong_ratio_of_cells_fails(copy):
+    folder = copy("liu")
+    _edit(folder, "serial O(N²) Dijkstra time", published="1.5x from degree 16 to 512 at N=40000")
+    found = audit.published_problems(folder)
+    assert any("the max of its cells (liu fig1_serial / fig1_serial) is 1.05" in p for p in found), found
+
+
+def test_every_quoted_spec_names_a_committed_verdict():
+    import importlib
+    for stem in audit.PAPERS:
+        module = importlib.import_module(f"apsp_kernels.experiments.{stem}")
+        claims = pd.read_csv(RESULTS / stem / "verdicts.csv", keep_default_na=False)["claim"]
+        for spec in getattr(module, "QUOTED", []):
+            assert claims.map(spec.matches).any(), (stem, spec.claim)
+            assert len(spec.values()) >= 1
