@@ -74,6 +74,26 @@ def launch_latency(launches: int = 2000, repeats: int = 5) -> dict:
     return {"us_per_launch": float(np.median(times)) * 1e3 / launches, "launches": launches}
 
 
+def time_host(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf"), before=None):
+    """Host-clock milliseconds of ``fn()`` per timed run and the last result, holding the host's
+    CPU lock (:func:`host_cpu.exclusive`); ``before()`` runs untimed before each run; stops early
+    once the timed runs add up to ``budget_s`` (always at least one)."""
+    with host_cpu.exclusive():
+        for _ in range(warmup):
+            fn()
+        times, out = [], None
+        for _ in range(max(1, repeats)):
+            out = None  # let the previous result go before the next run
+            if before is not None:
+                before()
+            t0 = time.perf_counter()
+            out = fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if sum(times) >= budget_s * 1e3:
+                break
+    return times, out
+
+
 def time_kernel(solver: Solver, repeats: int = 5, warmup: int = 1) -> list[float]:
     """Milliseconds of ``compute`` per repetition (device events, or host clock for CPU solvers)."""
     if solver.on_gpu:

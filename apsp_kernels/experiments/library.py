@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 
 import numpy as np
 import pandas as pd
 from scipy.sparse import csgraph
 
-from .. import datasets, generators, gpu, host_cpu, oracle, report
-from ..verdicts import Evidence
+from .. import datasets, generators, gpu, oracle, report, timing
 from ..errors import GPUMemoryError, InputError
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record
 from ..sampling import scaled_sample
+from ..verdicts import Evidence
 
 PAPER = "library"
 IMPLEMENTATIONS = ("auto", "scipy", "networkx")
@@ -87,20 +86,8 @@ def build_graph(spec: dict) -> Graph:
 
 # ----------------------------------------------------------------------------- timing pieces
 def time_calls(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf")):
-    """Milliseconds of ``fn()`` per timed run and the last result; stops early once the timed
-    runs add up to ``budget_s`` (always at least one)."""
-    with host_cpu.exclusive():
-        for _ in range(warmup):
-            fn()
-        times, out = [], None
-        for _ in range(max(1, repeats)):
-            out = None  # let the previous result go before the next run
-            t0 = time.perf_counter()
-            out = fn()
-            times.append((time.perf_counter() - t0) * 1e3)
-            if sum(times) >= budget_s * 1e3:
-                break
-    return times, out
+    """Milliseconds of ``fn()`` per timed run and the last result (:func:`timing.time_host`)."""
+    return timing.time_host(fn, repeats, warmup, budget_s)
 
 
 def scipy_picks(A, indices) -> str:

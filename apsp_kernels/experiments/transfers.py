@@ -11,12 +11,11 @@ end. Every result is checked against SciPy's.
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pandas as pd
 
-from .. import download, gpu, host_cpu, oracle, registry, timing
+from .. import download, gpu, oracle, registry, timing
 from ..profiles import choose
 from ..records import Record
 from . import library, okuyama
@@ -42,22 +41,6 @@ def graph(cfg: dict):
 def _record(g, method: str, scope: str, params: dict, cfg: dict) -> Record:
     return Record(paper=library.PAPER, experiment=EXPERIMENT, method=method, graph=g.name, n=g.n, m=g.m,
                   params=params, timing_scope=scope, profile=cfg["profile"])
-
-
-def _timed(fn, repeats: int, before=None, budget_s: float = float("inf")):
-    """Host-clock milliseconds of ``fn()`` (``before()`` untimed), holding the host's CPU lock."""
-    times, out = [], None
-    with host_cpu.exclusive():
-        for _ in range(max(1, repeats)):
-            out = None
-            if before is not None:
-                before()
-            t0 = time.perf_counter()
-            out = fn()
-            times.append((time.perf_counter() - t0) * 1e3)
-            if sum(times) >= budget_s * 1e3:
-                break
-    return times, out
 
 
 def _check(rec: Record, got, reference) -> None:
@@ -126,7 +109,7 @@ def _numpy_out(g, A, want, cfg) -> list[Record]:
         with download.host_memory(mode):
             for _ in range(warmup if gpu.available() else 0):
                 call()
-            times, got = _timed(call, cfg["repeats"], before, cfg["budget_s"])
+            times, got = timing.time_host(call, cfg["repeats"], budget_s=cfg["budget_s"], before=before)
         library._set_times(rec, times)
         rec.stats = json.dumps({"family": choices[-1].family, "page_locked": _page_locked(got)})
         _check(rec, got, want)
@@ -173,7 +156,7 @@ def _copies(g, cfg) -> list[Record]:
                                                          runtime.memcpyDeviceToHost, stream.ptr),
                              cfg["repeats"], warmup=1)
     variants = [("copy: page-locked", "kernel", events, pinned),
-                *[(name, "with_transfers", *_timed(fn, cfg["repeats"], budget_s=cfg["budget_s"]))
+                *[(name, "with_transfers", *timing.time_host(fn, cfg["repeats"], budget_s=cfg["budget_s"]))
                   for name, fn in (("copy: page-locked, host clock", lambda: into(pinned)),
                                    ("copy: pageable, fresh array", lambda: into(np.empty(count))),
                                    ("copy: pageable, touched array", lambda: into(touched)),
@@ -202,7 +185,7 @@ def _cupy_out(g, A, want, cfg) -> list[Record]:
         cp.cuda.Device().synchronize()
         return out
     call()
-    times, got = _timed(call, cfg["repeats"], budget_s=cfg["budget_s"])
+    times, got = timing.time_host(call, cfg["repeats"], budget_s=cfg["budget_s"])
     rec = _record(g, "cupy out", "with_transfers", {"call": CALL, "input": "cupyx.scipy.sparse CSR",
                                                      "output": "cupy float64 (synchronised)"}, cfg)
     library._set_times(rec, times)
@@ -219,7 +202,7 @@ def _rows_only(g, want, cfg) -> list[Record]:
     for mode in ("auto", "pageable"):
         with download.host_memory(mode):
             sol.rows()
-            times, got = _timed(sol.rows, cfg["repeats"], budget_s=cfg["budget_s"])
+            times, got = timing.time_host(sol.rows, cfg["repeats"], budget_s=cfg["budget_s"])
         rec = _record(g, f"rows to host ({mode})", "with_transfers",
                       {"call": "Solution.rows()", "host_memory": mode}, cfg)
         library._set_times(rec, times)
