@@ -171,3 +171,11 @@ def test_unknown_method_lists_the_documented_names():
         assert alias not in text
     with pytest.raises(ValueError, match="Cannot specify indices with method == 'FW'"):
         ak.shortest_path(W, method="FW", indices=[0])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("w", [1e-8, -1e-9, 1e-40, 1.0000001e-8, 2e-8, -2e-8])
+def test_dense_weights_within_1e_8_of_zero_are_no_edge_as_in_scipy(w, dtype):
+    a = np.array([[0, w, 0], [0, 0, 1], [0, 0, 0]], dtype=dtype)
+    want = scipy_csgraph.shortest_path(a, method="BF")
+    np.testing.assert_array_equal(ak.shortest_path(a, method="BF"), want)

@@ -1,8 +1,8 @@
 """What ``scipy.sparse.csgraph`` accepts, plus CuPy, cupyx.scipy.sparse and :class:`Graph`,
 turned into the project's :class:`Graph` with SciPy's conventions:
 
-* dense input: 0, inf and NaN mean "no edge" (so a dense matrix cannot hold a zero weight); so
-  does a masked entry of a NumPy masked array;
+* dense input: 0, inf and NaN mean "no edge" (so a dense matrix cannot hold a zero weight), and so,
+  as in SciPy, does a float entry with ``|w| <= 1e-8`` and a masked entry of a NumPy masked array;
 * sparse input: every stored entry is an edge, explicit zeros included; a COO matrix's
   duplicates are summed (as SciPy's COO -> CSR conversion does), a CSR matrix's duplicate
   entries keep the smallest (as SciPy's algorithms read them); an explicit inf is no edge;
@@ -44,6 +44,9 @@ from ..graph import Graph, csr_from_arcs
 from ..inf import FLOAT64_EXACT_INT, INF_INT32, MAX_WEIGHT_INT32
 
 DTYPES = (None, np.dtype(np.float32), np.dtype(np.float64))  # what ``dtype=`` takes
+# SciPy reads a dense float entry within 1e-8 of the null value 0 as no edge (the absolute
+# tolerance of np.ma.masked_values, which its csgraph_from_dense uses)
+DENSE_NULL_ATOL = 1e-8
 
 
 class PrecisionWarning(UserWarning):
@@ -232,7 +235,7 @@ def _dense_arcs(a):
     if a.dtype.kind == "f":
         if bool((a == -xp.inf).any()):
             raise InputError("csgraph has a weight of -inf; shortest paths are undefined")
-        edge = (a != 0) & xp.isfinite(a)
+        edge = (abs(a) > DENSE_NULL_ATOL) & xp.isfinite(a)
     else:
         edge = a != 0
     rows, cols = xp.nonzero(edge)
