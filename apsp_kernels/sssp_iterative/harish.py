@@ -149,9 +149,10 @@ class Harish(Solver):
 
     def bytes_needed(self) -> int:
         n, m, k = self.graph.n, self.graph.m, len(self.sources)
-        graph = WORD * (n + 1 + 2 * m)
-        state = n * (2 * WORD + 1)
-        out = Reductions.nbytes(k) if self.reduce else WORD * k * n
+        item = self.graph.dtype.itemsize  # weights and distances: 4 or 8 bytes
+        graph = WORD * (n + 1 + m) + item * m
+        state = n * (2 * item + 1)
+        out = Reductions.nbytes(k) if self.reduce else item * k * n
         return graph + state + out + 4096
 
     def setup(self):

@@ -114,13 +114,14 @@ class TaskParallelSSSP(Solver):
     def bytes_needed(self) -> int:
         g, lay = self.graph, self.layout
         n, k, W = g.n, len(self.sources), lay["W"]
-        graph = WORD * (n + 1 + 2 * g.m)
-        state = n * W * (2 * WORD + 1)
+        item = g.dtype.itemsize  # weights and distances: 4 or 8 bytes
+        graph = WORD * (n + 1 + g.m) + item * g.m
+        state = n * W * (2 * item + 1)
         table = WORD * W * max(lay["groups"], 1)
         if self.reduce:
             out = Reductions.nbytes(k)
         else:
-            out = WORD * k * n * (2 if self.paths else 1)
+            out = k * n * (item + (WORD if self.paths else 0))
         extra = PathRecorder.nbytes(g) if self.paths else 0
         return graph + state + table + out + extra + 4096
 
