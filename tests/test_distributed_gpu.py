@@ -89,3 +89,21 @@ def test_bulk_instances_on_the_gpus(client):
     steps = {"make_arcs", "dense", "setup", "reset", "kernel", "summaries", "check"}
     assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"] + res["warm_up"])
     assert res["instances"]["instance"].tolist() == list(range(256))
+
+
+def test_road_graphs_default_to_batched_phast_with_the_same_reductions(client, tmp_path):
+    g = generators.road_like(6000, 14000, seed=4)
+    assert block_solvers.default_key(True, g) == block_solvers.PHAST
+    ours = all_sources(g, client, block_size=512, bins=BINS * 10, store=tmp_path / "rows", progress=False)
+    assert ours.block_solver == block_solvers.PHAST and ours.preprocessing_s > 0
+    today = all_sources(g, client, block_size=512, block_solver=block_solvers.MULTI_SOURCE, bins=BINS * 10,
+                        progress=False)
+    assert np.array_equal(ours.store.rows(), oracle.distances(g))
+    assert ours.reductions.summary() == today.reductions.summary()
+    assert ours.reductions.per_source.equals(today.reductions.per_source)
+    assert ours.reductions.histogram.equals(today.reductions.histogram)
+    a, b = ours.reductions.per_vertex, today.reductions.per_vertex
+    assert a[["vertex", "reach_in", "closeness"]].equals(b[["vertex", "reach_in", "closeness"]])
+    # harmonic adds float blocks in the order they finish: equal up to that order
+    np.testing.assert_allclose(a["harmonic"], b["harmonic"], rtol=1e-13)
+    assert all(s.get("preprocessing_s") == 0 for s in ours.stats)  # contracted once, on the client

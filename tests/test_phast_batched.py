@@ -107,3 +107,22 @@ def test_bytes_needed_counts_the_working_matrix_the_stamps_and_the_rows():
     c = 128  # 100 sources padded to two groups of 64
     want = g.n * c * 4 + 2 * g.n * 4 + 4 * c + 100 * g.n * 4 + sweeps.lay.nbytes
     assert sweeps.bytes_needed(100) == want
+
+
+def test_all_sources_picks_batched_phast_for_road_graphs_on_gpu_workers():
+    from apsp_kernels.distributed import block_solvers as B
+    road, dense = generators.road_like(5000, 12000, seed=1), generators.random_digraph(5000, 40000, seed=1)
+    assert B.default_key(True, road) == B.PHAST
+    assert B.default_key(True, dense) == B.MULTI_SOURCE and B.default_key(False, road) == B.SCIPY
+    assert B.default_key(True, generators.road_like(1000, 2400, seed=1)) == B.MULTI_SOURCE  # too small to pay
+    assert B.check_key(B.PHAST, True) == B.PHAST
+    key, seconds = B.prepare(B.PHAST, road, chosen_by_default=True)
+    assert key == B.PHAST and seconds > 0 and L.HIERARCHY_KEY in road.__dict__
+    assert B.prepare(B.MULTI_SOURCE, dense, chosen_by_default=True) == (B.MULTI_SOURCE, 0.0)
+    # road-like by degree but far from road-like by contraction: the default falls back, a request fails
+    odd = generators.random_digraph(6000, 17000, seed=2)
+    assert B.default_key(True, odd) == B.PHAST
+    assert B.prepare(B.PHAST, odd, chosen_by_default=True) == (B.MULTI_SOURCE, 0.0)
+    with pytest.raises(InputError, match="road-like"):
+        B.prepare(B.PHAST, odd, chosen_by_default=False)
+    assert B.block_bytes(B.PHAST, 100, 64, 4) > B.block_bytes(B.MULTI_SOURCE, 100, 64, 4)
