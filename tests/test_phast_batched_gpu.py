@@ -96,3 +96,16 @@ def test_block_reductions_equal_those_of_todays_block_solver():
     today = reductions.block_partial(multi_source_distances(g, ids), g.inf, ids, edges)
     for key in today:
         np.testing.assert_array_equal(ours[key], today[key], err_msg=key)
+
+
+def test_the_benchmark_parts_verify_on_a_small_road():
+    from apsp_kernels.experiments import phast_batched as bench
+    g = generators.road_like(12000, 28000, seed=8)
+    rows = bench.per_tree(g, ks=(32, 256), columns=(512,), copy_bps=1e12, repeats=1, log=lambda s: None)
+    assert len(rows) == 2 and all(r["verified"] and r["ratio_to_bound"] > 0 for r in rows)
+    end = bench.all_sources_in_process(g, block=2048, log=lambda s: None)
+    assert end["verified"] and end["blocks_verified"] == 6 and end["summary_sources_done"] == g.n
+    want = oracle.distances(g, np.arange(0, g.n, 97))  # the diameter is the largest distance
+    assert end["summary_diameter"] >= want[np.isfinite(want)].max()
+    same = bench.same_as_today(g, blocks=2, block=1024, log=lambda s: None)
+    assert all(r["equal"] for r in same)

@@ -1,0 +1,233 @@
+"""Batched PHAST measured (issue 30): per-tree time against K and the memory bound of a K-wide
+sweep, all-sources reductions end to end, every sweep checked against SciPy's Dijkstra.
+
+::
+
+    python -m apsp_kernels.experiments.phast_batched OUT_DIR [--graphs NY BAY] [--quick]
+
+writes ``OUT_DIR/per_tree.csv`` (graph, K, columns, ms per launch, µs per tree, bytes per tree,
+the bound from the copy bandwidth measured in the same run, their ratio, verified),
+``all_sources.csv`` (per graph: preprocessing, sweeps, reductions and wall seconds for every
+source; every block checked on a sampled source), ``same_as_today.csv`` (block reductions of
+PHAST's rows against fast:multi_source's, key by key, and both per-tree times), and ``log.txt``.
+Delling, Goldberg, Nowatzyk, Werneck (IPDPS 2011 / JPDC 2013) is the algorithm; the kernels are
+``apsp_kernels/sssp_hierarchy/phast_batched.cu``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import datasets, gpu, oracle, timing
+from ..distributed import reductions
+from ..records import write_atomic, write_csv
+from ..sssp_hierarchy import layout as L
+from ..sssp_hierarchy import phast_batched as PB
+
+KS = PB.K_CHOICES
+COLUMNS = (1024, 4096, 8192)
+BLOCK = 2048  # sources per all-sources block (the reductions' temporaries bound it)
+
+
+def sweep_bytes_per_tree(lay: L.SweepLayout, k: int, itemsize: int) -> float:
+    """Bytes one tree of a K-wide sweep moves at least: the downward graph shared by K trees,
+    every distance written once and one distance read per downward arc."""
+    return lay.down_bytes() / k + (lay.n + len(lay.down[1])) * itemsize
+
+
+def _public(rows, g) -> np.ndarray:
+    out = np.asarray(rows, dtype=np.float64)
+    out[np.asarray(rows) >= g.inf] = np.inf
+    return out
+
+
+def check_rows(g, rows_host: np.ndarray, sources) -> bool:
+    """The rows equal SciPy's Dijkstra (exactly for int32, to float32 rounding otherwise)."""
+    want = oracle.distances(g, np.asarray(sources))
+    got = _public(rows_host, g)
+    if not np.array_equal(np.isinf(got), np.isinf(want)):
+        return False
+    if g.dtype == np.int32:
+        return bool(np.array_equal(got, want))
+    return bool(np.allclose(got, want, rtol=1e-5))
+
+
+def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=print) -> list[dict]:
+    """Per-tree time of one launch of ``columns`` sources for each K, against its memory bound."""
+    cp = gpu.cupy()
+    lay, _ = PB.sweep_layout(g)
+    rng = np.random.default_rng(seed)
+    rows_out = []
+    for c in columns:
+        c = min(c, PB.MAX_COLUMNS)
+        sources = rng.integers(0, g.n, size=c)
+        for k in ks:
+            sweeps = PB.BatchedPhast(g, k)
+            if not gpu.fits(sweeps.bytes_needed(c)):
+                log(f"  {g.name} K={k} columns={c}: does not fit, skipped")
+                continue
+            sweeps.setup()
+            ranks = cp.asarray(L.padded_sources(lay.rank, sources, k))
+            out = cp.empty((c, g.n), dtype=g.dtype)
+            launches = sweeps.sweep(ranks)
+            sweep_ms = float(np.median(timing.time_gpu(lambda: sweeps.sweep(ranks), repeats, warmup=0)))
+            rows_ms = float(np.median(timing.time_gpu(lambda: sweeps.rows(out, c), repeats, warmup=1)))
+            pick = rng.choice(c, size=4, replace=False)
+            ok = check_rows(g, out[cp.asarray(pick)].get(), sources[pick])
+            per = sweep_bytes_per_tree(lay, k, g.dtype.itemsize)
+            bound_us = per / copy_bps * 1e6 if copy_bps else float("nan")
+            us = sweep_ms * 1e3 / c
+            rows_out.append({"graph": g.name, "stand_in": g.is_stand_in, "n": g.n, "K": k, "columns": c,
+                             "sweep_ms": sweep_ms, "rows_ms": rows_ms, "us_per_tree": us,
+                             "us_per_tree_with_rows": (sweep_ms + rows_ms) * 1e3 / c,
+                             "bytes_per_tree": per, "bound_us_per_tree": bound_us,
+                             "ratio_to_bound": us / bound_us if copy_bps else float("nan"),
+                             "launches": launches, "verified": ok, "verified_sources": 4})
+            log(f"  {g.name} K={k:3d} columns={c:5d}: {us:.3f} µs/tree sweep ({rows_out[-1]['us_per_tree_with_rows']:.3f} "
+                f"with rows), bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
+            del sweeps, out
+            cp.get_default_memory_pool().free_all_blocks()
+    return rows_out
+
+
+def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, log=print) -> dict:
+    """Every source's reductions as ``distributed.all_sources`` computes them on one GPU worker
+    (block solver, then ``block_partial``, merged in order), without Dask; each block checked on
+    one sampled source against SciPy's Dijkstra after the timed loop."""
+    cp = gpu.cupy()
+    _, pre = PB.sweep_layout(g)
+    edges = reductions.default_bins(g)
+    ids = np.arange(g.n)
+    acc = reductions.Accumulator(g.n, ids, edges)
+    rng = np.random.default_rng(seed)
+    sweep_s = reduce_s = 0.0
+    checks = []
+    sweeps = PB.BatchedPhast(g, k).setup()
+    out = cp.empty((block, g.n), dtype=g.dtype)
+    cp.cuda.Device().synchronize()
+    started = time.perf_counter()
+    for lo in range(0, g.n, block):
+        hi = min(lo + block, g.n)
+        t0 = time.perf_counter()
+        rows = out[: hi - lo]
+        sweeps.run(ids[lo:hi], rows)
+        cp.cuda.Device().synchronize()
+        t1 = time.perf_counter()
+        acc.add(lo, reductions.block_partial(rows, g.inf, ids[lo:hi], edges))
+        t2 = time.perf_counter()
+        j = int(rng.integers(lo, hi))
+        checks.append((j, rows[j - lo].get()))
+        sweep_s += t1 - t0
+        reduce_s += t2 - t1
+    wall = time.perf_counter() - started
+    check_s = time.perf_counter()
+    verified = check_rows(g, np.stack([row for _, row in checks]), [j for j, _ in checks])
+    result = acc.result()
+    log(f"  {g.name}: all {g.n:,} sources in {wall:.2f} s (sweeps {sweep_s:.2f} s, reductions {reduce_s:.2f} s, "
+        f"K={k}, blocks of {block}); preprocessing {pre:.2f} s on the host; {len(checks)} blocks checked "
+        f"against Dijkstra: {verified} ({time.perf_counter() - check_s:.1f} s); diameter {result.diameter:.0f}")
+    return {"graph": g.name, "stand_in": g.is_stand_in, "n": g.n, "m": g.m, "K": k, "block": block,
+            "sources": g.n, "wall_s": wall, "sweeps_s": sweep_s, "reductions_s": reduce_s,
+            "preprocessing_s": pre, "blocks_verified": len(checks), "verified": verified,
+            **{f"summary_{key}": value for key, value in result.summary().items()}}
+
+
+def same_as_today(g, blocks=2, block=1024, k=PB.DEFAULT_K, seed=0, log=print) -> list[dict]:
+    """Block reductions of PHAST's rows and of fast:multi_source's (today's block solver) on
+    ``blocks`` seeded blocks: equal key by key, bit for bit; both block times."""
+    from ..multi_source import multi_source_distances
+    cp = gpu.cupy()
+    edges = reductions.default_bins(g)
+    starts = np.random.default_rng(seed).choice(max(1, g.n // block), size=blocks, replace=False) * block
+    out = []
+    for lo in sorted(int(s) for s in starts):
+        ids = np.arange(lo, min(lo + block, g.n))
+        times = {}
+        parts = {}
+        for name, solve in (("phast_batched", lambda: PB.multi_source_distances(g, ids, K=k)),
+                            ("multi_source", lambda: multi_source_distances(g, ids))):
+            solve()  # warm
+            cp.cuda.Device().synchronize()
+            t = time.perf_counter()
+            rows = solve()
+            cp.cuda.Device().synchronize()
+            times[name] = time.perf_counter() - t
+            parts[name] = reductions.block_partial(rows, g.inf, ids, edges)
+            del rows
+        equal = {key: bool(np.array_equal(parts["phast_batched"][key], parts["multi_source"][key]))
+                 for key in parts["multi_source"]}
+        out.append({"graph": g.name, "block_start": lo, "sources": len(ids), "equal": all(equal.values()),
+                    "keys_differing": ",".join(key for key, same in equal.items() if not same),
+                    "phast_us_per_tree": times["phast_batched"] / len(ids) * 1e6,
+                    "multi_source_us_per_tree": times["multi_source"] / len(ids) * 1e6})
+        log(f"  {g.name} block at {lo}: reductions equal to fast:multi_source's: {out[-1]['equal']} "
+            f"{out[-1]['keys_differing']}; µs/tree phast {out[-1]['phast_us_per_tree']:.2f}, "
+            f"multi_source {out[-1]['multi_source_us_per_tree']:.2f}")
+    return out
+
+
+def scipy_us_per_tree(g, count=8, seed=0) -> float:
+    """SciPy's Dijkstra on the host, µs per tree over ``count`` sampled sources."""
+    sources = np.random.default_rng(seed).integers(0, g.n, size=count)
+    t = time.perf_counter()
+    oracle.distances(g, sources)
+    return (time.perf_counter() - t) / count * 1e6
+
+
+def main(out_dir, graphs=("NY", "BAY"), quick=False) -> dict:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines = []
+
+    def log(text):
+        print(text, flush=True)
+        lines.append(text)
+
+    log(gpu.banner())
+    copy_bps = timing.copy_bandwidth()["bytes_per_s"]
+    log(f"device copy bandwidth (read + write): {copy_bps / 1e12:.3f} TB/s")
+    trees, ends, same, hosts = [], [], [], []
+    for name in graphs:
+        g = datasets.load_or_stand_in(name)
+        t = time.perf_counter()
+        h, pre = L.hierarchy_of(g)
+        log(f"{g.name}: n={g.n:,} m={g.m:,}: contraction {pre:.2f} s on the host ({h.levels} levels, "
+            f"{h.shortcuts:,} shortcuts), layout {time.perf_counter() - t - pre:.2f} s")
+        trees += per_tree(g, ks=(32, 128) if quick else KS, columns=(4096,) if quick else COLUMNS,
+                          copy_bps=copy_bps, log=log)
+        ends.append(all_sources_in_process(g, log=log))
+        ends[-1]["preprocessing_s"] = pre
+        same += same_as_today(g, blocks=1 if quick else 2, log=log)
+        hosts.append({"graph": g.name, "scipy_us_per_tree": scipy_us_per_tree(g)})
+        log(f"  {g.name}: SciPy Dijkstra {hosts[-1]['scipy_us_per_tree']:.0f} µs/tree on the host (8 sampled)")
+    write_csv(pd.DataFrame(trees), out_dir / "per_tree.csv")
+    write_csv(pd.DataFrame(ends).merge(pd.DataFrame(hosts), on="graph"), out_dir / "all_sources.csv")
+    write_csv(pd.DataFrame(same), out_dir / "same_as_today.csv")
+    ok = all(r["verified"] for r in trees) and all(r["verified"] for r in ends) and all(r["equal"] for r in same)
+    summary = {"device": gpu.device_info().get("device"), "copy_bytes_per_s": copy_bps, "all_verified": ok,
+               "all_sources_s": {r["graph"]: r["wall_s"] for r in ends},
+               "preprocessing_s": {r["graph"]: r["preprocessing_s"] for r in ends}}
+    log(json.dumps(summary))
+    write_atomic(out_dir / "log.txt", lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
+    write_atomic(out_dir / "summary.json", lambda tmp: Path(tmp).write_text(json.dumps(summary, indent=1)))
+    return summary
+
+
+def _cli(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--graphs", nargs="+", default=["NY", "BAY"])
+    parser.add_argument("--quick", action="store_true", help="K 32 and 128 at 4096 columns, one block compared")
+    args = parser.parse_args(argv)
+    summary = main(args.out_dir, args.graphs, args.quick)
+    return 0 if summary["all_verified"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(_cli())

@@ -1,0 +1,33 @@
+"""The batched-PHAST benchmark's host parts (apsp_kernels/experiments/phast_batched.py): the bytes
+of a K-wide sweep per tree, the row check against Dijkstra (it must fail on a wrong row), the CLI."""
+import numpy as np
+import pytest
+
+from apsp_kernels import generators
+from apsp_kernels.experiments import phast_batched as bench
+from apsp_kernels.sssp_hierarchy import layout as L
+
+
+def test_bytes_per_tree_share_the_graph_over_k_trees():
+    g = generators.road_like(3000, 7000, seed=1)
+    lay = L.layout(L.hierarchy_of(g)[0])
+    one = bench.sweep_bytes_per_tree(lay, 32, 4)
+    assert one == lay.down_bytes() / 32 + (g.n + len(lay.down[1])) * 4
+    assert bench.sweep_bytes_per_tree(lay, 256, 4) < one
+
+
+def test_row_check_passes_the_reference_and_fails_a_wrong_row():
+    g = generators.road_like(2000, 4800, seed=2)
+    lay = L.layout(L.hierarchy_of(g)[0])
+    sources = [0, 17, 1999]
+    rows = L.batched_sweeps_on_host(lay, sources, 32, g.inf)
+    assert bench.check_rows(g, rows, sources)
+    rows[1, 5] += 1
+    assert not bench.check_rows(g, rows, sources)
+    rows[1, 5] = g.inf
+    assert not bench.check_rows(g, rows, sources)
+
+
+def test_the_cli_needs_an_output_folder():
+    with pytest.raises(SystemExit):
+        bench._cli([])
