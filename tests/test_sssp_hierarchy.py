@@ -78,3 +78,26 @@ def test_phast_refuses_a_graph_denser_than_a_road_before_contracting():
 def test_top_levels_fit_the_shared_memory():
     ptr = np.array([0, 10, 15, 18, 19, 20])
     assert phast.top_level(ptr, 5) == 2 and phast.top_level(ptr, 100) == 0 and phast.top_level(ptr, 0) == 5
+
+
+def test_the_indexed_heap_pops_the_least_key_then_id_after_any_update():
+    from apsp_kernels.sssp_hierarchy.elimination import _sift
+    rng = np.random.default_rng(0)
+    n = 300
+    key = rng.integers(0, 20, n).astype(np.int64)
+    heap = np.argsort(key * n + np.arange(n))
+    pos = np.empty(n + 1, np.int64)
+    pos[heap], pos[n] = np.arange(n), n
+    alive = set(range(n))
+    while pos[n] > 0:
+        v, last = heap[0], pos[n] - 1
+        pos[n] = last
+        if last > 0:
+            heap[0] = heap[last]
+            pos[heap[0]] = 0
+            _sift(heap, pos, key, 0)
+        assert v == min(alive, key=lambda x: (key[x], x))
+        alive.remove(v)
+        for x in rng.choice(sorted(alive), size=min(4, len(alive)), replace=False) if alive else []:
+            key[x] = rng.integers(0, 20)
+            _sift(heap, pos, key, pos[x])
