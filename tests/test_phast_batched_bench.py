@@ -31,3 +31,19 @@ def test_row_check_passes_the_reference_and_fails_a_wrong_row():
 def test_the_cli_needs_an_output_folder():
     with pytest.raises(SystemExit):
         bench._cli([])
+
+
+def test_decision_rows_take_verified_originals_and_replace_their_own(tmp_path):
+    import pandas as pd
+    from apsp_kernels.csgraph import auto
+    ends = [{"graph": "USA-road-d.NY", "n": 264346, "m": 730100, "K": 32, "sweeps_s": 0.5, "verified": True,
+             "stand_in": False},
+            {"graph": "stand-in", "n": 10, "m": 20, "K": 32, "sweeps_s": 0.1, "verified": True, "stand_in": True},
+            {"graph": "bad", "n": 11, "m": 20, "K": 32, "sweeps_s": 0.1, "verified": False, "stand_in": False}]
+    rows = bench.decision_rows(ends, "GPU X")
+    assert list(rows["n"]) == [264346] and rows["time_ms"].iloc[0] == 500.0 and list(rows.columns) == auto.COLUMNS
+    path = tmp_path / "t.csv"
+    pd.DataFrame([{**rows.iloc[0].to_dict(), "time_ms": 9e9}, {**rows.iloc[0].to_dict(), "method": "x:y", "time_ms": 7.0}]).to_csv(
+        path, index=False)
+    table = bench.into_decision_table(rows, path)
+    assert sorted(table["time_ms"]) == [7.0, 500.0] and set(table["method"]) == {"fast:phast_batched", "x:y"}

@@ -9,7 +9,9 @@ writes ``OUT_DIR/per_tree.csv`` (graph, K, columns, ms per launch, µs per tree,
 the bound from the copy bandwidth measured in the same run, their ratio, verified),
 ``all_sources.csv`` (per graph: preprocessing, sweeps, reductions and wall seconds for every
 source; every block checked on a sampled source), ``same_as_today.csv`` (block reductions of
-PHAST's rows against fast:multi_source's, key by key, and both per-tree times), and ``log.txt``.
+PHAST's rows against fast:multi_source's, key by key, and both per-tree times), ``decision_rows.csv``
+(the rows ``method="auto"`` reads; ``--decision-table`` writes them into the package's table),
+``summary.json`` and ``log.txt``.
 Delling, Goldberg, Nowatzyk, Werneck (IPDPS 2011 / JPDC 2013) is the algorithm; the kernels are
 ``apsp_kernels/sssp_hierarchy/phast_batched.cu``.
 """
@@ -180,7 +182,29 @@ def scipy_us_per_tree(g, count=8, seed=0) -> float:
     return (time.perf_counter() - t) / count * 1e6
 
 
-def main(out_dir, graphs=("NY", "BAY"), quick=False) -> dict:
+def decision_rows(ends: list[dict], device: str) -> pd.DataFrame:
+    """Decision-table rows (:mod:`apsp_kernels.csgraph.auto`) from the verified all-sources runs:
+    the sweeps of every source (rows included, reductions and the host contraction not)."""
+    from ..csgraph import auto
+    rows = [{"problem": "all_pairs", "dtype": "int32", "n": r["n"], "m": r["m"], "method": "fast:phast_batched",
+             "family": "phast", "time_ms": r["sweeps_s"] * 1e3, "device": device,
+             "source": f"all sources of {r['graph']} (experiments.phast_batched, K={r['K']})"}
+            for r in ends if r["verified"] and not r["stand_in"]]
+    return pd.DataFrame(rows, columns=auto.COLUMNS)
+
+
+def into_decision_table(rows: pd.DataFrame, path=None) -> pd.DataFrame:
+    """The decision table with ``rows`` in place of its rows of the same method, n and device."""
+    from ..csgraph import auto
+    path = auto.TABLE if path is None else Path(path)
+    table = auto.load_table(path)
+    same = table["method"].isin(rows["method"]) & table["n"].isin(rows["n"]) & table["device"].isin(rows["device"])
+    table = pd.concat([table[~same], rows], ignore_index=True)
+    write_csv(table, path)
+    return table
+
+
+def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines = []
@@ -209,8 +233,14 @@ def main(out_dir, graphs=("NY", "BAY"), quick=False) -> dict:
     write_csv(pd.DataFrame(trees), out_dir / "per_tree.csv")
     write_csv(pd.DataFrame(ends).merge(pd.DataFrame(hosts), on="graph"), out_dir / "all_sources.csv")
     write_csv(pd.DataFrame(same), out_dir / "same_as_today.csv")
+    device = gpu.device_info().get("device")
+    rows = decision_rows(ends, device)
+    write_csv(rows, out_dir / "decision_rows.csv")
+    if decision_table and len(rows):
+        into_decision_table(rows)
+        log(f"decision table: {len(rows)} fast:phast_batched rows written into apsp_kernels/csgraph/decision_table.csv")
     ok = all(r["verified"] for r in trees) and all(r["verified"] for r in ends) and all(r["equal"] for r in same)
-    summary = {"device": gpu.device_info().get("device"), "copy_bytes_per_s": copy_bps, "all_verified": ok,
+    summary = {"device": device, "copy_bytes_per_s": copy_bps, "all_verified": ok,
                "all_sources_s": {r["graph"]: r["wall_s"] for r in ends},
                "preprocessing_s": {r["graph"]: r["preprocessing_s"] for r in ends}}
     log(json.dumps(summary))
@@ -224,8 +254,10 @@ def _cli(argv=None) -> int:
     parser.add_argument("out_dir")
     parser.add_argument("--graphs", nargs="+", default=["NY", "BAY"])
     parser.add_argument("--quick", action="store_true", help="K 32 and 128 at 4096 columns, one block compared")
+    parser.add_argument("--decision-table", action="store_true",
+                        help="write the verified all-sources rows into apsp_kernels/csgraph/decision_table.csv")
     args = parser.parse_args(argv)
-    summary = main(args.out_dir, args.graphs, args.quick)
+    summary = main(args.out_dir, args.graphs, args.quick, args.decision_table)
     return 0 if summary["all_verified"] else 1
 
 

@@ -35,6 +35,7 @@ THREADS = 512          # phb_upper: one block per group of K sources
 DOWN_THREADS = 256     # phb_down: a warp per (vertex, group)
 TOP_LEVEL_MAX = 256    # levels of at most this many vertices run inside phb_upper
 MAX_COLUMNS = 1 << 14  # sources per launch at most (the working matrix is n x that)
+AUTO_ENTRIES = 1 << 30  # batch="auto": a working matrix of about 2**30 distances
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -219,7 +220,8 @@ class PhastBatchedSSSP(Solver):
     """Batched PHAST: the sources in launches of up to ``batch`` (K per group), rows in order.
 
     ``K``: trees per sweep (32, 64, 128 or 256); ``batch``: sources per launch ("auto": all of
-    them up to :data:`MAX_COLUMNS`); ``threads``, ``top_level_max``: see ``phast_batched.cu``.
+    them up to :data:`MAX_COLUMNS` and a working matrix of :data:`AUTO_ENTRIES` distances);
+    ``threads``, ``top_level_max``: see ``phast_batched.cu``.
     """
 
     all_pairs = False
@@ -233,7 +235,7 @@ class PhastBatchedSSSP(Solver):
         self.k, self.threads, self.top_level_max = check_params(K, threads, top_level_max, name)
         count = max(len(self.sources), 1)
         if batch == "auto":
-            batch = min(count, MAX_COLUMNS)
+            batch = min(count, MAX_COLUMNS, max(self.k, AUTO_ENTRIES // max(graph.n, 1) // self.k * self.k))
         elif isinstance(batch, (bool, str)) or int(batch) != batch or not 1 <= int(batch) <= MAX_COLUMNS:
             raise InputError(f"{name}: batch must be 'auto' or an int in [1, {MAX_COLUMNS}], got {batch!r}")
         self.batch = min(int(batch), count)
