@@ -47,3 +47,23 @@ def test_decision_rows_take_verified_originals_and_replace_their_own(tmp_path):
         path, index=False)
     table = bench.into_decision_table(rows, path)
     assert sorted(table["time_ms"]) == [7.0, 500.0] and set(table["method"]) == {"fast:phast_batched", "x:y"}
+
+
+def test_the_scale_notebook_helpers_judge_on_the_h100_only_and_plot_k(tmp_path):
+    import pandas as pd
+    from apsp_kernels import report
+    from apsp_kernels.experiments import scale as sc
+    ends = pd.DataFrame([{"graph": "USA-road-d.NY", "sources": 264346, "wall_s": 1.5, "sweeps_s": 0.6,
+                          "reductions_s": 0.9, "preprocessing_s": 1.4, "verified": True, "stand_in": False},
+                         {"graph": "USA-road-d.BAY", "sources": 321270, "wall_s": 3.5, "sweeps_s": 1.0,
+                          "reductions_s": 2.5, "preprocessing_s": 2.0, "verified": True, "stand_in": False}])
+    sc.phast_verdicts(tmp_path, ends, device=report.GOAL_GPU)
+    v = pd.read_csv(tmp_path / "verdicts.csv").set_index("claim")["verdict"].to_dict()
+    assert sorted(v.values()) == ["does not hold", "does not hold", "holds"]  # BAY 3.5 > 3, contraction 1.4 > 1
+    sc.phast_verdicts(tmp_path / "h200", ends, device="NVIDIA H200")
+    v = pd.read_csv(tmp_path / "h200" / "verdicts.csv")["verdict"].tolist()
+    assert v.count("not tested") == 2  # the goals in seconds; the contraction is the host's
+    per_tree = pd.DataFrame([{"graph": "NY", "K": k, "columns": c, "us_per_tree": 3.0 / k ** 0.3 + c * 1e-5,
+                              "bound_us_per_tree": 1.0 / k ** 0.1} for k in (32, 64, 128, 256) for c in (1024, 4096)])
+    fig = sc.phast_figure(per_tree)
+    assert len(fig.axes) == 1 and len(fig.axes[0].lines) == 3

@@ -4,6 +4,7 @@ sweep, all-sources reductions end to end, every sweep checked against SciPy's Di
 ::
 
     python -m apsp_kernels.experiments.phast_batched OUT_DIR [--graphs NY BAY] [--quick]
+    python -m apsp_kernels.experiments.phast_batched OUT_DIR --stand-ins 1048576 4194304 16777216
 
 writes ``OUT_DIR/per_tree.csv`` (graph, K, columns, ms per launch, µs per tree, bytes per tree,
 the bound from the copy bandwidth measured in the same run, their ratio, verified),
@@ -98,14 +99,15 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
     return rows_out
 
 
-def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, log=print) -> dict:
-    """Every source's reductions as ``distributed.all_sources`` computes them on one GPU worker
-    (block solver, then ``block_partial``, merged in order), without Dask; each block checked on
-    one sampled source against SciPy's Dijkstra after the timed loop."""
+def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, sources=None, log=print) -> dict:
+    """Every source's reductions (or those of ``sources``) as ``distributed.all_sources``
+    computes them on one GPU worker (block solver, then ``block_partial``, merged in order),
+    without Dask; each block checked on one sampled source against SciPy's Dijkstra after the
+    timed loop."""
     cp = gpu.cupy()
     _, pre = PB.sweep_layout(g)
     edges = reductions.default_bins(g)
-    ids = np.arange(g.n)
+    ids = np.arange(g.n) if sources is None else np.asarray(sources, dtype=np.int64)
     acc = reductions.Accumulator(g.n, ids, edges)
     rng = np.random.default_rng(seed)
     sweep_s = reduce_s = 0.0
@@ -114,8 +116,8 @@ def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, log=print) ->
     out = cp.empty((block, g.n), dtype=g.dtype)
     cp.cuda.Device().synchronize()
     started = time.perf_counter()
-    for lo in range(0, g.n, block):
-        hi = min(lo + block, g.n)
+    for lo in range(0, len(ids), block):
+        hi = min(lo + block, len(ids))
         t0 = time.perf_counter()
         rows = out[: hi - lo]
         sweeps.run(ids[lo:hi], rows)
@@ -124,18 +126,18 @@ def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, log=print) ->
         acc.add(lo, reductions.block_partial(rows, g.inf, ids[lo:hi], edges))
         t2 = time.perf_counter()
         j = int(rng.integers(lo, hi))
-        checks.append((j, rows[j - lo].get()))
+        checks.append((int(ids[j]), rows[j - lo].get()))
         sweep_s += t1 - t0
         reduce_s += t2 - t1
     wall = time.perf_counter() - started
     check_s = time.perf_counter()
     verified = check_rows(g, np.stack([row for _, row in checks]), [j for j, _ in checks])
     result = acc.result()
-    log(f"  {g.name}: all {g.n:,} sources in {wall:.2f} s (sweeps {sweep_s:.2f} s, reductions {reduce_s:.2f} s, "
+    log(f"  {g.name}: {len(ids):,} of {g.n:,} sources in {wall:.2f} s (sweeps {sweep_s:.2f} s, reductions {reduce_s:.2f} s, "
         f"K={k}, blocks of {block}); preprocessing {pre:.2f} s on the host; {len(checks)} blocks checked "
         f"against Dijkstra: {verified} ({time.perf_counter() - check_s:.1f} s); diameter {result.diameter:.0f}")
     return {"graph": g.name, "stand_in": g.is_stand_in, "n": g.n, "m": g.m, "K": k, "block": block,
-            "sources": g.n, "wall_s": wall, "sweeps_s": sweep_s, "reductions_s": reduce_s,
+            "sources": len(ids), "wall_s": wall, "sweeps_s": sweep_s, "reductions_s": reduce_s,
             "preprocessing_s": pre, "blocks_verified": len(checks), "verified": verified,
             **{f"summary_{key}": value for key, value in result.summary().items()}}
 
@@ -204,6 +206,64 @@ def into_decision_table(rows: pd.DataFrame, path=None) -> pd.DataFrame:
     return table
 
 
+STAND_IN_SIZES = (1 << 20, 1 << 22, 1 << 24)
+ARCS_PER_VERTEX = 2.5      # the DIMACS roads have 2.4 .. 2.8
+WORKING_BYTES = 16 << 30   # the n x columns working matrix of the per-tree runs, at most
+
+
+def road_stand_in(n: int, seed: int = 0):
+    """A labelled stand-in for a DIMACS continental road graph (``generators.road_like``)."""
+    from .. import generators
+    m = int(ARCS_PER_VERTEX * n) // 2 * 2
+    return generators.road_like(n, m, seed=seed, name=f"roadlike-{n >> 20}M" if n >= 1 << 20 else None)
+
+
+def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=32768,
+                 block=BLOCK, seed=0, log=print) -> dict:
+    """One road-like stand-in of ``n`` vertices: generation and contraction seconds (host), the
+    time of a single tree (one launch of one source), the per-tree time at the best K, and the
+    all-sources reductions: every source when ``n <= full_max_n``, else ``sample_sources``
+    sources in whole blocks with the full run's estimate (labelled)."""
+    cp = gpu.cupy()
+    t = time.perf_counter()
+    g = road_stand_in(n, seed)
+    made = time.perf_counter() - t
+    h, pre = L.hierarchy_of(g)
+    log(f"{g.name} (stand-in, n={g.n:,}, m={g.m:,}): generated in {made:.1f} s, contracted in {pre:.1f} s "
+        f"({h.levels} levels, {h.shortcuts:,} shortcuts)")
+    one = PB.BatchedPhast(g, 32).setup()
+    ranks = cp.asarray(L.padded_sources(one.lay.rank, np.array([0]), 32))
+    out = cp.empty((1, g.n), dtype=g.dtype)
+    single_ms = float(np.median(timing.time_gpu(lambda: (one.sweep(ranks), one.rows(out, 1)), 3, warmup=1)))
+    single_ok = check_rows(g, out.get(), [0])
+    del one
+    width = max(min(ks), min(columns, WORKING_BYTES // (g.n * g.dtype.itemsize)) // max(ks) * max(ks))
+    trees = per_tree(g, ks=ks, columns=(width,), copy_bps=timing.copy_bandwidth()["bytes_per_s"], repeats=3,
+                     log=log)
+    best = min(trees, key=lambda r: r["us_per_tree"]) if trees else {}
+    block = max(32, min(block, (gpu.free_bytes() // 2) // (g.n * 48) // 32 * 32))
+    if g.n <= full_max_n:
+        end = all_sources_in_process(g, block=block, log=log)
+        label, estimate_s = "all sources", end["wall_s"]
+    else:
+        from ..distributed.estimate import whole_blocks
+        ids = whole_blocks(np.arange(g.n), sample_sources, block, seed)
+        end = all_sources_in_process(g, block=block, sources=ids, log=log)
+        estimate_s = end["wall_s"] / len(ids) * g.n
+        label = (f"sample of {len(ids):,} sources in whole blocks of {block} (seed {seed}); the full run "
+                 f"estimated at {estimate_s:.3g} s from it")
+    log(f"  {g.name}: single tree {single_ms:.3f} ms (verified={single_ok}); best K={best.get('K')} "
+        f"{best.get('us_per_tree', float('nan')):.3f} µs/tree; all sources: {label}")
+    return {"graph": g.name, "stand_in": True, "label": f"road-like stand-in (generators.road_like, seed {seed})",
+            "n": g.n, "m": g.m, "generate_s": made, "preprocessing_s": pre, "levels": h.levels,
+            "shortcuts": h.shortcuts, "single_tree_ms": single_ms, "single_tree_verified": single_ok,
+            "best_K": best.get("K"), "best_columns": best.get("columns"),
+            "best_us_per_tree": best.get("us_per_tree"), "best_ratio_to_bound": best.get("ratio_to_bound"),
+            "all_sources": label, "all_sources_s": end["wall_s"], "all_sources_estimate_s": estimate_s,
+            "sources_run": end["sources"], "sweeps_s": end["sweeps_s"], "reductions_s": end["reductions_s"],
+            "verified": bool(end["verified"] and single_ok and all(r["verified"] for r in trees))}
+
+
 def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -256,7 +316,13 @@ def _cli(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="K 32 and 128 at 4096 columns, one block compared")
     parser.add_argument("--decision-table", action="store_true",
                         help="write the verified all-sources rows into apsp_kernels/csgraph/decision_table.csv")
+    parser.add_argument("--stand-ins", nargs="*", type=int, metavar="N",
+                        help="instead: road-like stand-ins of these sizes (default 1M 4M 16M) to stand_ins.csv")
     args = parser.parse_args(argv)
+    if args.stand_ins is not None:
+        from .scale import phast_stand_ins
+        frame = phast_stand_ins(args.out_dir, tuple(args.stand_ins) or STAND_IN_SIZES)
+        return 0 if frame["verified"].all() else 1
     summary = main(args.out_dir, args.graphs, args.quick, args.decision_table)
     return 0 if summary["all_verified"] else 1
 
