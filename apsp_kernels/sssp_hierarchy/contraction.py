@@ -64,7 +64,7 @@ def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC) -> Hiera
 
 
 def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
-    order = np.lexsort((np.arange(n), level))
+    order = np.argsort(level, kind="stable")  # by level, then id
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     level_ptr = np.searchsorted(level[order], np.arange(int(level.max(initial=-1)) + 2))
@@ -76,7 +76,7 @@ def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
 
 
 def _in_csr(n, s, d, w) -> tuple:
-    by = np.lexsort((s, d))
+    by = np.argsort(d.astype(np.int64) * n + s, kind="stable")  # by target, then source (radix sort)
     indptr = np.zeros(n + 1, dtype=np.int32)
     np.cumsum(np.bincount(d, minlength=n), out=indptr[1:])
     return indptr, s[by].astype(np.int32), w[by]

@@ -80,6 +80,13 @@ def _sift(heap, pos, key, i):
 
 
 @njit(cache=True)
+def _raise(heap, pos, key, level, out_deg, in_deg, x, at_least):
+    level[x] = max(level[x], at_least)
+    key[x] = out_deg[x] + in_deg[x] + level[x]
+    _sift(heap, pos, key, pos[x])
+
+
+@njit(cache=True)
 def eliminate(n, tail, head, weight, limit):
     """Contract every vertex (fewest arcs plus level first); returns (level, emitted arc ids in
     the order their lower endpoint was contracted, tail, head, weight, shortcuts), with
@@ -92,6 +99,7 @@ def eliminate(n, tail, head, weight, limit):
     in_start, in_size, in_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     out_top, in_top = 0, 0
     lightest = np.full(n, -1, np.int64)  # scratch: the arc u -> x of the u being scanned, else -1
+    seen, visit = np.full(n, -1, np.int64), 0
     for a in range(arcs):  # keep the lightest of parallel arcs, drop self loops
         u, x = tail[a], head[a]
         if u == x:
@@ -140,34 +148,33 @@ def eliminate(n, tail, head, weight, limit):
             done += 1
         for a in ins:
             u = tail[a]
+            visit += 1  # lightest[x] holds the arc u -> x while seen[x] == visit
             out_size[u] = _live(out_pool, out_start[u], out_size[u], head, gone)
             for i in range(out_start[u], out_start[u] + out_size[u]):
                 lightest[head[out_pool[i]]] = out_pool[i]
+                seen[head[out_pool[i]]] = visit
             for b in outs:
                 x = head[b]
                 if x == u:
                     continue
                 c = weight[a] + weight[b]
-                s = lightest[x]
-                if s < 0:
+                if seen[x] != visit:
                     s = arcs + shortcuts
                     shortcuts += 1
                     tail, head, weight = _grow(tail, s + 1), _grow(head, s + 1), _grow(weight, s + 1)
                     tail[s], head[s], weight[s] = u, x, c
-                    lightest[x] = s
+                    lightest[x], seen[x] = s, visit
                     out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, s)
                     in_pool, in_top = _push(in_pool, in_start, in_size, in_cap, in_top, x, s)
                     out_deg[u] += 1
                     in_deg[x] += 1
-                elif c < weight[s]:
-                    weight[s] = c
-            for i in range(out_start[u], out_start[u] + out_size[u]):
-                lightest[head[out_pool[i]]] = -1
+                elif c < weight[lightest[x]]:
+                    weight[lightest[x]] = c
         if shortcuts > limit:
             shortcuts = -1
             break
-        for x in np.concatenate((tail[ins], head[outs])):  # the neighbours of v: every key that changed
-            level[x] = max(level[x], level[v] + 1)
-            key[x] = out_deg[x] + in_deg[x] + level[x]
-            _sift(heap, pos, key, pos[x])
+        for a in ins:  # the neighbours of v: every key that changed
+            _raise(heap, pos, key, level, out_deg, in_deg, tail[a], level[v] + 1)
+        for a in outs:
+            _raise(heap, pos, key, level, out_deg, in_deg, head[a], level[v] + 1)
     return level, emitted[:done], tail, head, weight, shortcuts
