@@ -80,17 +80,9 @@ def _sift(heap, pos, key, i):
 
 
 @njit(cache=True)
-def _raise(heap, pos, key, level, out_deg, in_deg, x, at_least):
-    level[x] = max(level[x], at_least)
-    key[x] = out_deg[x] + in_deg[x] + level[x]
-    _sift(heap, pos, key, pos[x])
-
-
-@njit(cache=True)
-def eliminate(n, tail, head, weight, limit):
-    """Contract every vertex (fewest arcs plus level first); returns (level, emitted arc ids in
-    the order their lower endpoint was contracted, tail, head, weight, shortcuts), with
-    shortcuts = -1 once more than ``limit`` were added (the run stops there)."""
+def _lists(n, tail, head, weight):
+    """The arc arrays (room for shortcuts) and every vertex's out- and in-list, keeping the
+    lightest of parallel arcs and dropping self loops."""
     arcs = len(tail)
     room = 2 * arcs + 16
     tail, head, weight = _grow(tail.copy(), room), _grow(head.copy(), room), _grow(weight.copy(), room)
@@ -98,9 +90,7 @@ def eliminate(n, tail, head, weight, limit):
     out_start, out_size, out_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     in_start, in_size, in_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     out_top, in_top = 0, 0
-    lightest = np.full(n, -1, np.int64)  # scratch: the arc u -> x of the u being scanned, else -1
-    seen, visit = np.full(n, -1, np.int64), 0
-    for a in range(arcs):  # keep the lightest of parallel arcs, drop self loops
+    for a in range(arcs):
         u, x = tail[a], head[a]
         if u == x:
             continue
@@ -113,6 +103,27 @@ def eliminate(n, tail, head, weight, limit):
         else:
             out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, a)
             in_pool, in_top = _push(in_pool, in_start, in_size, in_cap, in_top, x, a)
+    return (tail, head, weight, out_pool, out_start, out_size, out_cap, out_top, in_pool, in_start, in_size,
+            in_cap, in_top)
+
+
+@njit(cache=True)
+def _raise(heap, pos, key, level, out_deg, in_deg, x, at_least):
+    level[x] = max(level[x], at_least)
+    key[x] = out_deg[x] + in_deg[x] + level[x]
+    _sift(heap, pos, key, pos[x])
+
+
+@njit(cache=True)
+def eliminate(n, tail, head, weight, limit):
+    """Contract every vertex (fewest arcs plus level first); returns (level, emitted arc ids in
+    the order their lower endpoint was contracted, tail, head, weight, shortcuts), with
+    shortcuts = -1 once more than ``limit`` were added (the run stops there)."""
+    arcs = len(tail)
+    (tail, head, weight, out_pool, out_start, out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap,
+     in_top) = _lists(n, tail, head, weight)
+    lightest = np.full(n, -1, np.int64)  # scratch: the arc u -> x of the u being scanned, else -1
+    seen, visit = np.full(n, -1, np.int64), 0
     level = np.zeros(n, np.int64)
     gone = np.zeros(n, np.bool_)
     out_deg, in_deg = out_size.copy(), in_size.copy()  # live arcs: the priority counts these
