@@ -101,3 +101,19 @@ def test_the_indexed_heap_pops_the_least_key_then_id_after_any_update():
         for x in rng.choice(sorted(alive), size=min(4, len(alive)), replace=False) if alive else []:
             key[x] = rng.integers(0, 20)
             _sift(heap, pos, key, pos[x])
+
+
+def test_in_arc_csr_by_counting_sorts_equals_a_lexsort():
+    from apsp_kernels.sssp_hierarchy.elimination import csr_by_target
+    rng = np.random.default_rng(0)
+    for n, m in ((1, 0), (5, 7), (1000, 20000)):
+        s, d = rng.integers(0, n, m), rng.integers(0, n, m)
+        keep = np.unique(s * n + d, return_index=True)[1]
+        s, d = s[keep], d[keep]
+        w = rng.integers(0, 100, len(s)).astype(np.float32)
+        by = np.lexsort((s, d))
+        indptr, srcs, wts = csr_by_target(n, s, d, w)
+        np.testing.assert_array_equal(indptr, np.concatenate([[0], np.cumsum(np.bincount(d, minlength=n))]))
+        np.testing.assert_array_equal(srcs, s[by])
+        np.testing.assert_array_equal(wts, w[by])
+        assert srcs.dtype == np.int32 and wts.dtype == np.float32

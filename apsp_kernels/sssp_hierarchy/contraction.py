@@ -76,10 +76,8 @@ def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
 
 
 def _in_csr(n, s, d, w) -> tuple:
-    by = np.argsort(d.astype(np.int64) * n + s, kind="stable")  # by target, then source (radix sort)
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(d, minlength=n), out=indptr[1:])
-    return indptr, s[by].astype(np.int32), w[by]
+    from .elimination import csr_by_target
+    return csr_by_target(n, s, d, w)
 
 
 def sweep_on_host(h: Hierarchy, source: int, inf) -> np.ndarray:

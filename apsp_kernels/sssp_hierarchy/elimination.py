@@ -189,3 +189,31 @@ def eliminate(n, tail, head, weight, limit):
         for a in outs:
             _raise(heap, pos, key, level, out_deg, in_deg, head[a], level[v] + 1)
     return level, emitted[:done], tail, head, weight, shortcuts
+
+
+@njit(cache=True)
+def csr_by_target(n, s, d, w):
+    """(indptr, sources, weights) of the arcs s -> d as in-arc CSR by target, sources ascending
+    within a target: two stable counting sorts (by source, then by target)."""
+    m = len(s)
+    by_s = np.empty(m, np.int64)
+    start = np.zeros(n + 1, np.int64)
+    for i in range(m):
+        start[s[i] + 1] += 1
+    for v in range(n):
+        start[v + 1] += start[v]
+    for i in range(m):
+        by_s[start[s[i]]] = i
+        start[s[i]] += 1
+    indptr = np.zeros(n + 1, np.int32)
+    for i in range(m):
+        indptr[d[i] + 1] += 1
+    for v in range(n):
+        indptr[v + 1] += indptr[v]
+    fill = indptr[:n].astype(np.int64)
+    srcs, wts = np.empty(m, np.int32), np.empty(m, w.dtype)
+    for i in by_s:
+        j = fill[d[i]]
+        srcs[j], wts[j] = s[i], w[i]
+        fill[d[i]] += 1
+    return indptr, srcs, wts
