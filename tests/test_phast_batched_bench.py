@@ -43,8 +43,8 @@ def test_decision_rows_take_verified_originals_and_replace_their_own(tmp_path):
     rows = bench.decision_rows(ends, "GPU X")
     assert list(rows["n"]) == [264346] and rows["time_ms"].iloc[0] == 500.0 and list(rows.columns) == auto.COLUMNS
     path = tmp_path / "t.csv"
-    pd.DataFrame([{**rows.iloc[0].to_dict(), "time_ms": 9e9}, {**rows.iloc[0].to_dict(), "method": "x:y", "time_ms": 7.0}]).to_csv(
-        path, index=False)
+    row = rows.iloc[0].to_dict()
+    pd.DataFrame([{**row, "time_ms": 9e9}, {**row, "method": "x:y", "time_ms": 7.0}]).to_csv(path, index=False)
     table = bench.into_decision_table(rows, path)
     assert sorted(table["time_ms"]) == [7.0, 500.0] and set(table["method"]) == {"fast:phast_batched", "x:y"}
 

@@ -166,7 +166,8 @@ def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
     degree = rows.m / rows.n
     i = int(np.argmin(np.abs(np.log(degree / (m / n))) + np.abs(np.log(rows.n / n))))
     problem = "all_pairs" if rows.all_pairs[i] else "single_source"
-    ms, note = float(per_source[i] * m / rows.m[i] * k), f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m"
+    ms = float(per_source[i] * m / rows.m[i] * k)
+    note = f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m"
     rate = HOST_PREPROCESSING_MS_PER_ARC.get(fam.name)
     if rate is not None and HIERARCHY_KEY not in g.__dict__:
         ms += rate * m
