@@ -53,9 +53,9 @@ def test_the_scale_notebook_helpers_judge_on_the_h100_only_and_plot_k(tmp_path):
     import pandas as pd
     from apsp_kernels import report
     from apsp_kernels.experiments import scale as sc
-    ends = pd.DataFrame([{"graph": "USA-road-d.NY", "sources": 264346, "wall_s": 1.5, "sweeps_s": 0.6,
+    ends = pd.DataFrame([{"graph": "NY", "sources": 264346, "wall_s": 1.5, "sweeps_s": 0.6,
                           "reductions_s": 0.9, "preprocessing_s": 1.4, "verified": True, "stand_in": False},
-                         {"graph": "USA-road-d.BAY", "sources": 321270, "wall_s": 3.5, "sweeps_s": 1.0,
+                         {"graph": "BAY", "sources": 321270, "wall_s": 3.5, "sweeps_s": 1.0,
                           "reductions_s": 2.5, "preprocessing_s": 2.0, "verified": True, "stand_in": False}])
     sc.phast_verdicts(tmp_path, ends, device=report.GOAL_GPU)
     v = pd.read_csv(tmp_path / "verdicts.csv").set_index("claim")["verdict"].to_dict()
