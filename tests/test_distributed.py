@@ -14,6 +14,7 @@ from scipy.sparse import csgraph
 from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk_instances, cluster,
                                       estimate, worker_graph)
+from apsp_kernels.distributed.estimate import describe as estimate_text
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
@@ -271,9 +272,25 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     g = road(100)
     est = estimate(g, client, sample=20, block_size=8, store_dir=tmp_path / "rows")
-    assert "estimate" in est["label"] and "16 of 100 sources in whole blocks" in est["label"]
-    assert est["seconds"] > 0 and est["bytes_on_disk"] > 0
+    assert est["label"].startswith("estimate from 16 of 100 sources in 2 whole blocks") and "band +-" in est["label"]
+    assert est["seconds"] > 0 and est["bytes_on_disk"] > 0 and est["blocks"] == 2
+    assert est["seconds_low"] <= est["seconds"] <= est["seconds_high"]
+    assert est["warm_up_sources"] == 2  # one source per CPU worker, not a block each
+    text = estimate_text(est)
+    assert text.startswith("ESTIMATE (estimate from 16 of 100") and "between" in text and "about 0 s" not in text
     assert not list(tmp_path.iterdir())
+    one = estimate(g, client, sample=8, block_size=8)
+    assert one["seconds_high"] != one["seconds_high"] and "no band: one block" in one["label"]  # nan
+    whole = estimate(road(40), client, sample=256, block_size=64)  # the sample is the graph
+    assert whole["measured_all"] and whole["label"].startswith("measured from 40 of 40")
+    assert estimate_text(whole).startswith("MEASURED") and " s" in estimate_text(whole)
+
+
+def test_the_warm_up_is_bounded():
+    from apsp_kernels.distributed.estimate import warm_block_size
+    assert warm_block_size(False, 1024, 264346) == 1
+    assert warm_block_size(True, 1024, 264346) == 1015  # 2**28 distances at most
+    assert warm_block_size(True, 256, 1000) == 256 and warm_block_size(True, 8, 10**9) == 1
 
 
 def test_bulk_instances_are_split_and_verified(client):

@@ -10,6 +10,7 @@ from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_instances, cluster
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
+from apsp_kernels.distributed.reductions import default_bins as reductions_default_bins
 from apsp_kernels.multi_gpu import visible_gpus
 import helpers
 
@@ -89,3 +90,79 @@ def test_bulk_instances_on_the_gpus(client):
     steps = {"make_arcs", "dense", "setup", "reset", "kernel", "summaries", "check"}
     assert all(steps <= set(p) and p["device_free_before"] > 0 for p in res["task_phases"] + res["warm_up"])
     assert res["instances"]["instance"].tolist() == list(range(256))
+
+
+def test_road_graphs_default_to_batched_phast_with_the_same_reductions(client, tmp_path):
+    g = generators.road_like(6000, 14000, seed=4)
+    assert block_solvers.default_key(True, g) == block_solvers.PHAST
+    ours = all_sources(g, client, block_size=512, bins=BINS * 10, store=tmp_path / "rows", progress=False)
+    assert ours.block_solver == block_solvers.PHAST and ours.preprocessing_s > 0
+    today = all_sources(g, client, block_size=512, block_solver=block_solvers.MULTI_SOURCE, bins=BINS * 10,
+                        progress=False)
+    assert np.array_equal(ours.store.rows(), oracle.distances(g))
+    assert ours.reductions.summary() == today.reductions.summary()
+    assert ours.reductions.per_source.equals(today.reductions.per_source)
+    assert ours.reductions.histogram.equals(today.reductions.histogram)
+    a, b = ours.reductions.per_vertex, today.reductions.per_vertex
+    assert a[["vertex", "reach_in", "closeness"]].equals(b[["vertex", "reach_in", "closeness"]])
+    # harmonic adds float blocks in the order they finish: equal up to that order
+    np.testing.assert_allclose(a["harmonic"], b["harmonic"], rtol=1e-13)
+    assert all(s.get("preprocessing_s") == 0 for s in ours.stats)  # contracted once, on the client
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+def test_the_device_histogram_counts_as_the_compacted_pairs(dtype):
+    import cupy as cp
+    from apsp_kernels.distributed.reductions import histogram_pairs
+    rng = np.random.default_rng(1)
+    k, n = 300, 2000
+    inf = 2 ** 30 - 1 if dtype == np.int32 else np.inf
+    rows = rng.integers(0, 120, size=(k, n)).astype(dtype)
+    rows[rng.random((k, n)) < 0.1] = inf
+    edges = np.array([5.0, 10.0, 20.0, 20.5, 50.0, 100.0])  # values below, on every edge, above the last
+    src = rng.integers(0, n, size=k)
+    src[1] = src[0]
+    host_counts, host_pairs = histogram_pairs(rows, inf, src, edges)
+    counts, pairs = histogram_pairs(cp.asarray(rows), inf, cp.asarray(src), edges)
+    np.testing.assert_array_equal(counts.get(), host_counts)
+    assert int(pairs.get()) == int(host_pairs) and counts.dtype == cp.int64
+    assert host_counts.sum() < host_pairs  # some pairs fall outside the edges
+    want, _ = np.histogram(np.where(rows < inf, rows, 0).astype(np.float64)[
+        (rows < inf) & (np.arange(n)[None, :] != src[:, None])], bins=edges)
+    np.testing.assert_array_equal(host_counts, want)
+
+
+def _block_partial_before_issue_30(dist, inf, sources, edges):
+    """block_partial as it was: the pairs compacted, cupy.histogram, where/astype/divide in steps."""
+    import cupy as xp
+    k, n = dist.shape
+    reach = dist < inf
+    d = xp.where(reach, dist, 0).astype(xp.float64)
+    src = xp.asarray(np.asarray(sources, dtype=np.int64))
+    off_diagonal = xp.ones((k, n), dtype=bool)
+    off_diagonal[xp.arange(k), src] = False
+    pairs = d[reach & off_diagonal]
+    counts, _ = xp.histogram(pairs, bins=xp.asarray(edges))
+    inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
+    out = {"eccentricity": d.max(axis=1), "reach_out": reach.sum(axis=1, dtype=xp.int64), "sum_out": d.sum(axis=1),
+           "sum_in": d.sum(axis=0), "reach_in": reach.sum(axis=0, dtype=xp.int64),
+           "harmonic_in": inverse.sum(axis=0), "histogram": counts.astype(xp.int64),
+           "pairs": xp.asarray(pairs.size, dtype=xp.int64)}
+    return {key: value.get() for key, value in out.items()}
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32])
+def test_block_partial_is_bit_for_bit_what_it_was(dtype):
+    import cupy as cp
+    g = generators.road_like(5000, 12000, seed=6, dtype=dtype)
+    ids = np.arange(700, 1212)
+    rows = oracle.distances(g, ids)
+    rows = cp.asarray(np.where(np.isinf(rows), g.inf, rows).astype(dtype))
+    rows[3, :50] = g.inf  # unreachable entries too
+    edges = reductions_default_bins(g)
+    now = block_partial(rows, g.inf, ids, edges)
+    before = _block_partial_before_issue_30(rows, g.inf, ids, edges)
+    assert set(now) == set(before)
+    for key in before:
+        np.testing.assert_array_equal(now[key], before[key], err_msg=key)
+        assert now[key].dtype == before[key].dtype, key

@@ -107,3 +107,68 @@ def test_bytes_needed_counts_the_working_matrix_the_stamps_and_the_rows():
     c = 128  # 100 sources padded to two groups of 64
     want = g.n * c * 4 + 2 * g.n * 4 + 4 * c + 100 * g.n * 4 + sweeps.lay.nbytes
     assert sweeps.bytes_needed(100) == want
+
+
+def test_all_sources_picks_batched_phast_for_road_graphs_on_gpu_workers():
+    from apsp_kernels.distributed import block_solvers as B
+    road, dense = generators.road_like(5000, 12000, seed=1), generators.random_digraph(5000, 40000, seed=1)
+    assert B.default_key(True, road) == B.PHAST
+    assert B.default_key(True, dense) == B.MULTI_SOURCE and B.default_key(False, road) == B.SCIPY
+    assert B.default_key(True, generators.road_like(1000, 2400, seed=1)) == B.MULTI_SOURCE  # too small to pay
+    assert B.check_key(B.PHAST, True) == B.PHAST
+    key, seconds = B.prepare(B.PHAST, road, chosen_by_default=True)
+    assert key == B.PHAST and seconds > 0 and L.HIERARCHY_KEY in road.__dict__
+    assert B.prepare(B.MULTI_SOURCE, dense, chosen_by_default=True) == (B.MULTI_SOURCE, 0.0)
+    # road-like by degree but far from road-like by contraction: the default falls back, a request fails
+    odd = generators.random_digraph(6000, 17000, seed=2)
+    assert B.default_key(True, odd) == B.PHAST
+    assert B.prepare(B.PHAST, odd, chosen_by_default=True) == (B.MULTI_SOURCE, 0.0)
+    with pytest.raises(InputError, match="road-like"):
+        B.prepare(B.PHAST, odd, chosen_by_default=False)
+    assert B.block_bytes(B.PHAST, 100, 64, 4) > B.block_bytes(B.MULTI_SOURCE, 100, 64, 4)
+
+
+def _table(rows):
+    import pandas as pd
+    from apsp_kernels.csgraph import auto
+    return pd.DataFrame(rows, columns=auto.COLUMNS)
+
+
+def _all_pairs_row(method, family, n, m, ms):
+    return {"problem": "all_pairs", "dtype": "int32", "n": n, "m": m, "method": method, "family": family,
+            "time_ms": ms, "device": "x", "source": f"test n={n}"}
+
+
+def test_auto_picks_phast_when_many_sources_pay_for_the_contraction(monkeypatch):
+    from apsp_kernels.csgraph import auto
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    road = generators.road_like(20000, 48000, seed=5)
+    n, m = road.n, road.m
+    table = _table([_all_pairs_row("fast:phast_batched", "phast", n, m, n * 0.002),  # 2 µs a tree
+                    _all_pairs_row("fast:multi_source", "multi_source", n, m, n * 0.2)])
+    prep = auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] * m
+    many = auto.choose(road, 4096, False, table)
+    assert many.family == "phast", str(many)
+    assert "phast" in str(many) and "host preprocessing" in str(many)
+    est = {name: ms for name, ms, _ in many.candidates}
+    assert est["phast"] == pytest.approx(0.002 * 4096 + prep)
+    few = auto.choose(road, 16, False, table)  # 16 trees do not pay for the contraction
+    assert few.family == "multi_source", str(few)
+    road.__dict__[L.HIERARCHY_KEY] = L.hierarchy_of(generators.road_like(100, 240, seed=1))[0]  # already built
+    assert dict((f, ms) for f, ms, _ in auto.choose(road, 16, False, table).candidates)["phast"] == \
+        pytest.approx(0.002 * 16)
+    dense = generators.random_digraph(2000, 16000, seed=1)
+    why = dict(auto.choose(dense, 4096, False, table).excluded)
+    assert "road-like" in why["phast"]
+    assert "no predecessor method" in dict(auto.choose(road, 4096, True, table).excluded)["phast"]
+
+
+def test_the_method_map_keeps_the_phast_rows_when_it_rewrites_the_table(tmp_path):
+    from apsp_kernels.csgraph import auto
+    path = tmp_path / "table.csv"
+    _table([_all_pairs_row("fast:phast_batched", "phast", 264346, 730100, 500.0),
+            _all_pairs_row("fast:multi_source", "multi_source", 100, 300, 5.0)]).to_csv(path, index=False)
+    table = auto.write_table([], path)
+    assert list(table["method"]) == ["fast:phast_batched"] and list(auto.load_table(path)["method"]) == \
+        ["fast:phast_batched"]

@@ -71,10 +71,49 @@ def test_phast_refuses_a_graph_denser_than_a_road_before_contracting():
     g = generators.random_digraph(100, 400, seed=1)
     with pytest.raises(InputError, match=r"road-like.*4\.00: use fast:sssp_worklist"):
         phast.PhastSSSP(g)
-    assert g not in phast._HIERARCHIES
+    assert '_phast_hierarchy' not in g.__dict__
     phast.PhastSSSP(generators.road_like(400, 1000, seed=1))  # 2.5 arcs per vertex: accepted
 
 
 def test_top_levels_fit_the_shared_memory():
     ptr = np.array([0, 10, 15, 18, 19, 20])
     assert phast.top_level(ptr, 5) == 2 and phast.top_level(ptr, 100) == 0 and phast.top_level(ptr, 0) == 5
+
+
+def test_the_indexed_heap_pops_the_least_key_then_id_after_any_update():
+    from apsp_kernels.sssp_hierarchy.elimination import _sift
+    rng = np.random.default_rng(0)
+    n = 300
+    key = rng.integers(0, 20, n).astype(np.int64)
+    heap = np.argsort(key * n + np.arange(n))
+    pos = np.empty(n + 1, np.int64)
+    pos[heap], pos[n] = np.arange(n), n
+    alive = set(range(n))
+    while pos[n] > 0:
+        v, last = heap[0], pos[n] - 1
+        pos[n] = last
+        if last > 0:
+            heap[0] = heap[last]
+            pos[heap[0]] = 0
+            _sift(heap, pos, key, 0)
+        assert v == min(alive, key=lambda x: (key[x], x))
+        alive.remove(v)
+        for x in rng.choice(sorted(alive), size=min(4, len(alive)), replace=False) if alive else []:
+            key[x] = rng.integers(0, 20)
+            _sift(heap, pos, key, pos[x])
+
+
+def test_in_arc_csr_by_counting_sorts_equals_a_lexsort():
+    from apsp_kernels.sssp_hierarchy.elimination import csr_by_target
+    rng = np.random.default_rng(0)
+    for n, m in ((1, 0), (5, 7), (1000, 20000)):
+        s, d = rng.integers(0, n, m), rng.integers(0, n, m)
+        keep = np.unique(s * n + d, return_index=True)[1]
+        s, d = s[keep], d[keep]
+        w = rng.integers(0, 100, len(s)).astype(np.float32)
+        by = np.lexsort((s, d))
+        indptr, srcs, wts = csr_by_target(n, s, d, w)
+        np.testing.assert_array_equal(indptr, np.concatenate([[0], np.cumsum(np.bincount(d, minlength=n))]))
+        np.testing.assert_array_equal(srcs, s[by])
+        np.testing.assert_array_equal(wts, w[by])
+        assert srcs.dtype == np.int32 and wts.dtype == np.float32

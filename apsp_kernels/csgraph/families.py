@@ -107,6 +107,9 @@ FAMILIES = {f.name: f for f in [
     _both("multi_source", f"K sources per pass, (min,+) SpMM pull over K-wide distance rows (project fast "
                           f"path for okuyama's APSP), {_SSSP}", False, "fast:multi_source",
           "fast:multi_source_paths"),
+    _both("phast", f"batched PHAST over a contraction hierarchy built once per graph on the host (project "
+                   f"fast path for road networks, issue 30): K trees per sweep, road-like graphs only, "
+                   f"distances only, {_SSSP}", False, "fast:phast_batched"),
     _both("BF", f"Bellman-Ford, stride + flag, early exit (bodra); negative weights, "
                 f"negative-cycle detection; {_SSSP}", False, "bodra:bf_stride_flag",
           "bodra:bf_stride_flag", params={"mode": "early_exit"}, negative=True),

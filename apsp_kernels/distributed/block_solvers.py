@@ -4,8 +4,11 @@ Each returns ``(dist, inf, stats)``: ``dist`` a (len(sources), n) array on the w
 device (cupy on GPU workers, numpy on CPU workers), ``inf`` the value at and above which an
 entry means unreachable. Keys:
 
+* ``fast:phast_batched``: batched PHAST (``apsp_kernels.sssp_hierarchy.phast_batched``, K trees
+  per sweep over a contraction hierarchy), the default on GPU workers for road-like graphs: the
+  client contracts the graph once (:func:`prepare`), the hierarchy travels with the shared graph;
 * ``fast:multi_source``: ``apsp_kernels.multi_source.multi_source_distances`` (batched
-  K-source SSSP), used on GPU workers when it imports;
+  K-source SSSP), used on GPU workers for the other graphs when it imports;
 * ``okuyama:task_parallel_shared_tuned`` (or any registry key of a per-source Solver): the
   Solver lifecycle, ``Solution.rows(device=True)``; the GPU fallback;
 * ``scipy:dijkstra``: SciPy's Dijkstra on the host, the block solver of CPU workers;
@@ -23,6 +26,8 @@ from .. import registry
 from ..errors import InputError
 
 MULTI_SOURCE = "fast:multi_source"
+PHAST = "fast:phast_batched"
+PHAST_MIN_N = 4096  # below this a hierarchy does not pay for itself in an all-sources run
 FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"
 SCIPY = "scipy:dijkstra"
 CPU_KEYS = (SCIPY,)
@@ -37,10 +42,31 @@ def multi_source_function():
     return getattr(module, "multi_source_distances", None)
 
 
-def default_key(on_gpu: bool) -> str:
+def default_key(on_gpu: bool, graph=None) -> str:
+    """SciPy on CPU workers; on GPU workers batched PHAST for a road-like ``graph``, else the
+    multi-source pull (or the Solver fallback when it does not import)."""
     if not on_gpu:
         return SCIPY
+    if graph is not None and graph.n >= PHAST_MIN_N:
+        from ..sssp_hierarchy.phast_batched import suits
+        if suits(graph):
+            return PHAST
     return MULTI_SOURCE if multi_source_function() is not None else FALLBACK_GPU
+
+
+def prepare(key: str, graph, chosen_by_default: bool) -> tuple[str, float]:
+    """(key, host seconds of preprocessing): PHAST's hierarchy contracted once on the client and
+    kept on the Graph, so that the graph shared with the workers carries it. A graph far from
+    road-like falls back to the default multi-source key when PHAST was only the default."""
+    if key != PHAST:
+        return key, 0.0
+    from ..sssp_hierarchy.layout import hierarchy_of
+    try:
+        return key, hierarchy_of(graph)[1]
+    except InputError:
+        if not chosen_by_default:
+            raise
+        return (MULTI_SOURCE if multi_source_function() is not None else FALLBACK_GPU), 0.0
 
 
 def check_key(key: str, on_gpu: bool) -> str:
@@ -83,6 +109,10 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
     if key == MULTI_SOURCE:
         stats: dict = {}
         return multi_source_function()(graph, sources, stats=stats), graph.inf, stats
+    if key == PHAST:
+        from ..sssp_hierarchy.phast_batched import multi_source_distances
+        stats = {}
+        return multi_source_distances(graph, sources, stats=stats), graph.inf, stats
     paper, _, name = key.partition(":")
     solver = registry.get(paper, name).make(graph, sources=sources)
     solution = solver.solve_once(f"block solver {key} on {len(sources)} sources")
@@ -91,5 +121,9 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
 
 def block_bytes(key: str, n: int, sources: int, itemsize: int) -> int:
     """Device bytes one block needs at most: the rows, their float64 public copy, and the
-    reductions' temporaries (two masks and up to four float64 arrays of the rows' shape)."""
-    return sources * n * (itemsize + 8 + 2 + 4 * 8)
+    reductions' temporaries (two masks and up to four float64 arrays of the rows' shape); PHAST
+    adds its vertex-major working matrix and the stamps of its groups."""
+    total = sources * n * (itemsize + 8 + 2 + 4 * 8)
+    if key == PHAST:
+        total += sources * n * itemsize + -(-sources // 32) * n * 4
+    return total

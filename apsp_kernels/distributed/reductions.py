@@ -55,20 +55,69 @@ def default_bins(graph, count: int = 64) -> np.ndarray:
     return np.linspace(0.0, max(top, 1.0), count + 1)
 
 
+_CU = "reductions.cu"
+_KERNEL_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+MAX_EDGES_ON_DEVICE = 4096  # the device histogram keeps its bins in shared memory
+
+
+def histogram_pairs(dist, inf, src, edges: np.ndarray):
+    """(counts per bin, pairs): the reachable off-diagonal entries of ``dist`` (row i's diagonal
+    at column ``src[i]``) counted with numpy.histogram's rule over ``edges``; on the device in
+    one pass (``reductions.cu``) when it can, else by compacting the pairs (any array module).
+    The counts are the same either way."""
+    xp = array_module(dist)
+    k, n = dist.shape
+    dtype = np.dtype(dist.dtype)
+    device = (xp is not np and dtype in _KERNEL_SUFFIX and 2 <= len(edges) <= MAX_EDGES_ON_DEVICE and k
+              and (dtype.kind == "f" or np.isfinite(inf)) and dist.flags.c_contiguous)
+    if not device:
+        reach = dist < inf
+        off_diagonal = xp.ones((k, n), dtype=bool)
+        off_diagonal[xp.arange(k), src] = False
+        pairs = xp.where(reach, dist, 0).astype(xp.float64)[reach & off_diagonal]
+        counts, _ = xp.histogram(pairs, bins=xp.asarray(edges))
+        return counts.astype(xp.int64), xp.asarray(pairs.size, dtype=xp.int64)
+    from .. import gpu
+    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"red_histogram_{_KERNEL_SUFFIX[dtype]}")
+    out = xp.zeros(len(edges), dtype=xp.uint64)
+    threads = 256
+    rows = min(k, 1024)
+    across = max(1, min(-(-n // threads), -(-2048 // rows)))
+    kernel((across, rows), (threads,), (dist, np.int32(k), np.int64(n), dtype.type(inf), src,
+                                         xp.asarray(edges, dtype=xp.float64), np.int32(len(edges)), out),
+           shared_mem=8 * len(edges))
+    return out[:-1].astype(xp.int64), out[-1].astype(xp.int64)
+
+
+_ELEMENTWISE = {  # (inputs, output, operation, name) of cupy.ElementwiseKernel
+    "reached": ("T x, bool r", "float64 y", "y = r ? (double)x : 0.0", "apsp_red_reached"),
+    "inverse": ("float64 d", "float64 y", "y = d > 0 ? 1.0 / d : 0.0", "apsp_red_inverse"),
+}
+_KERNELS: dict = {}
+
+
+def _elementwise(name: str):
+    if name not in _KERNELS:
+        from .. import gpu
+        _KERNELS[name] = gpu.cupy().ElementwiseKernel(*_ELEMENTWISE[name])
+    return _KERNELS[name]
+
+
 def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
     """Reductions of the rows ``dist`` (k x n, entries >= ``inf`` unreachable) of ``sources``,
     as host numpy arrays."""
     xp = array_module(dist)
     k, n = dist.shape
     reach = dist < inf
-    d = xp.where(reach, dist, 0).astype(xp.float64)
+    if xp is np:
+        d = xp.where(reach, dist, 0).astype(xp.float64)
+        with np.errstate(divide="ignore"):
+            inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
+    else:  # the same values, one pass each instead of two and four
+        d = _elementwise("reached")(dist, reach)
+        inverse = _elementwise("inverse")(d)
     src = xp.asarray(np.asarray(sources, dtype=np.int64))
-    off_diagonal = xp.ones((k, n), dtype=bool)
-    off_diagonal[xp.arange(k), src] = False
-    pairs = d[reach & off_diagonal]
-    counts, _ = xp.histogram(pairs, bins=xp.asarray(edges))
-    with np.errstate(divide="ignore"):
-        inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
+    counts, pairs = histogram_pairs(dist, inf, src, edges)
     out = {
         "eccentricity": d.max(axis=1) if n else xp.zeros(k),
         "reach_out": reach.sum(axis=1, dtype=xp.int64),
@@ -76,8 +125,8 @@ def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
         "sum_in": d.sum(axis=0),
         "reach_in": reach.sum(axis=0, dtype=xp.int64),
         "harmonic_in": inverse.sum(axis=0),
-        "histogram": counts.astype(xp.int64),
-        "pairs": xp.asarray(pairs.size, dtype=xp.int64),
+        "histogram": counts,
+        "pairs": pairs,
     }
     return {key: to_host(value) for key, value in out.items()}
 

@@ -64,6 +64,7 @@ class Run:
     statuses: dict = field(default_factory=dict)
     block_seconds: list = field(default_factory=list)
     stats: list = field(default_factory=list)
+    preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
 
 
 def free_disk(path: Path) -> int:
@@ -104,7 +105,8 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     if len(kinds) > 1:
         raise InputError(f"{WHO}: mix of GPU and CPU workers; run one kind per cluster")
     on_gpu = kinds.pop()
-    key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu), on_gpu)
+    key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu, graph), on_gpu)
+    key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
         check_block_memory(graph, min(size, len(ids)), key, facts)
     if store is not None:
@@ -119,7 +121,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
                              f"{need / 1e9:.1f} GB at {store}, but {free / 1e9:.1f} GB is free; write "
                              f"fewer sources (sources=...), or choose another output path")
     return {"ids": ids, "size": size, "edges": edges, "on_gpu": on_gpu, "key": key, "facts": facts,
-            "store": store}
+            "store": store, "preprocessing_s": preprocessing_s}
 
 
 def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, block_solver=None,
@@ -165,7 +167,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, b
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"])
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

@@ -25,6 +25,9 @@ def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
                        cp.asarray(graph.weights), name=graph.name, meta=dict(graph.meta))
         # the exactness checks of every Solver need the bound; it was computed on the host
         device.__dict__["distance_bound"] = graph.distance_bound
+        from ..sssp_hierarchy.layout import HIERARCHY_KEY
+        if HIERARCHY_KEY in graph.__dict__:  # PHAST's, contracted once on the client
+            device.__dict__[HIERARCHY_KEY] = graph.__dict__[HIERARCHY_KEY]
         matrix = None
     else:
         device, matrix = graph, graph.to_scipy()

@@ -6,6 +6,8 @@
   run estimates each run first; a run the budget cannot hold is a labelled sample.
 * Gnutella30 all-pairs written in full to a Zarr store: bytes and time.
 * bulk: Takafuji's m instances of n = 1024 on 1 vs 2 GPUs.
+* batched PHAST (issue 30): per-tree time against K and its memory bound, every source of the
+  roads reduced in process on one GPU, and road-like stand-ins of 1M-16M vertices (labelled).
 
 Without a GPU (smoke, CI) the "GPU" runs use CPU workers (1 and 2 processes) on small
 stand-in graphs, so the notebook runs to the end; records say which device ran.
@@ -55,6 +57,10 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "gnutella_budget_s": choose(profile, smoke=60, default=45, paper=900),
         "bulk_m": choose(profile, smoke=8, default=16384),
         "bulk_n": choose(profile, smoke=64, default=1024),
+        # batched PHAST (issue 30): one GPU, in process; stand-ins of these sizes (labelled)
+        "phast": choose(profile, smoke=False, default=True),
+        "phast_quick": False,
+        "phast_stand_ins": choose(profile, smoke=(), default=(1 << 20,), paper=(1 << 20, 1 << 22, 1 << 24)),
     }
 
 
@@ -375,3 +381,73 @@ EVIDENCE = [
                where=_road(road)) for road in ("NY", "BAY")),
     Evidence("bulk ", "bulk"),
 ]
+
+# ---------------------------------------------------------------------------- batched PHAST (issue 30)
+PHAST_GOALS_S = {"NY": 2.0, "BAY": 3.0}  # all sources' reductions on one H100 (datasets.load names)
+PHAST_CONTRACTION_GOAL_S = 1.0  # NY's contraction on the host
+
+
+def phast_roads(out_dir, names, quick: bool = False) -> dict:
+    """Batched PHAST on the roads (thin over :func:`apsp_kernels.experiments.phast_batched.main`):
+    the per-tree, all-sources and same-as-today frames, written under ``out_dir/phast``."""
+    from . import phast_batched
+    folder = Path(out_dir) / "phast"
+    summary = phast_batched.main(folder, graphs=tuple(names), quick=quick)
+    frames = {name: pd.read_csv(folder / f"{name}.csv") for name in ("per_tree", "all_sources", "same_as_today")}
+    return {"summary": summary, **frames}
+
+
+def phast_stand_ins(out_dir, sizes, **kw) -> pd.DataFrame:
+    """Batched PHAST on road-like stand-ins of ``sizes`` vertices (labelled: the DIMACS
+    continental graphs are not available offline), one row per size, saved as
+    ``table_phast_stand_ins``."""
+    from ..report import save_table
+    from . import phast_batched
+    rows = [phast_batched.stand_in_run(int(n), **kw) for n in sizes]
+    frame = pd.DataFrame(rows)
+    save_table(frame, out_dir, "phast_stand_ins",
+               title="Batched PHAST on road-like stand-ins (generators.road_like; NOT the DIMACS graphs)",
+               note="Every row is a stand-in. Preprocessing (host contraction) is beside the GPU times, not in "
+                    "them; all-sources reductions are measured in full up to the size stated, else from a "
+                    "labelled sample with the full run's estimate.")
+    return frame
+
+
+def phast_figure(per_tree: pd.DataFrame):
+    """Per-tree time against K for each graph and launch width, with each K's memory bound."""
+    import matplotlib.pyplot as plt
+    from ..report import title_suffix
+    graphs = list(dict.fromkeys(per_tree["graph"]))
+    fig, axes = plt.subplots(1, max(1, len(graphs)), figsize=(6.5 * max(1, len(graphs)), 4.2), layout="constrained",
+                             squeeze=False)
+    for ax, name in zip(axes[0], graphs):
+        sub = per_tree[per_tree["graph"] == name]
+        for columns, grp in sub.groupby("columns"):
+            ax.plot(grp["K"], grp["us_per_tree"], marker="o", label=f"{columns} sources per launch")
+        bound = sub.drop_duplicates("K").sort_values("K")
+        ax.plot(bound["K"], bound["bound_us_per_tree"], "k--", label="memory bound (copy bandwidth)")
+        ax.set(xscale="log", yscale="log", xlabel="K (trees per sweep)", ylabel="µs per tree",
+               title=f"{name} — {title_suffix()}")
+        ax.set_xticks(sorted(sub["K"].unique()), labels=[str(k) for k in sorted(sub["K"].unique())])
+        ax.legend(fontsize=8)
+    return fig
+
+
+def phast_verdicts(out_dir, ends: pd.DataFrame, device: str | None = None) -> None:
+    """The issue's goals in seconds (all sources' reductions, NY's contraction), judged on the
+    H100 only (:func:`apsp_kernels.report.timed_goal`)."""
+    from ..report import add_verdict, timed_goal
+    for _, r in ends.iterrows():
+        goal = PHAST_GOALS_S.get(r["graph"])
+        if goal is None or r.get("stand_in"):
+            continue
+        holds, why = timed_goal(r["wall_s"] <= goal and bool(r["verified"]), device)
+        add_verdict(out_dir, f"{r['graph']}: all {int(r['sources']):,} sources' reductions by batched PHAST "
+                             f"in <= {goal:g} s on one H100", f"<= {goal:g} s", f"{r['wall_s']:.3g} s",
+                    holds, f"sweeps {r['sweeps_s']:.3g} s, reductions {r['reductions_s']:.3g} s; preprocessing "
+                           f"{r['preprocessing_s']:.3g} s on the host, beside it; verified={r['verified']}. {why}")
+        if r["graph"] == "NY":
+            add_verdict(out_dir, f"{r['graph']}: contraction in <= {PHAST_CONTRACTION_GOAL_S:g} s",
+                        f"<= {PHAST_CONTRACTION_GOAL_S:g} s", f"{r['preprocessing_s']:.3g} s",
+                        bool(r["preprocessing_s"] <= PHAST_CONTRACTION_GOAL_S),
+                        "host seconds (numba) on the machine that ran the notebook")

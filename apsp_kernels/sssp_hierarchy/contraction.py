@@ -64,7 +64,7 @@ def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC) -> Hiera
 
 
 def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
-    order = np.lexsort((np.arange(n), level))
+    order = np.argsort(level, kind="stable")  # by level, then id
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     level_ptr = np.searchsorted(level[order], np.arange(int(level.max(initial=-1)) + 2))
@@ -76,10 +76,8 @@ def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
 
 
 def _in_csr(n, s, d, w) -> tuple:
-    by = np.lexsort((s, d))
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(d, minlength=n), out=indptr[1:])
-    return indptr, s[by].astype(np.int32), w[by]
+    from .elimination import csr_by_target
+    return csr_by_target(n, s, d, w)
 
 
 def sweep_on_host(h: Hierarchy, source: int, inf) -> np.ndarray:

@@ -15,32 +15,24 @@ stands for a path). Non-negative weights; road-like graphs only (mean out-degree
 """
 from __future__ import annotations
 
-import time
-import weakref
-
 import numpy as np
 
 from .. import gpu
 from ..errors import InputError
 from ..solver import Solution, Solver
 from ..sssp_iterative.harish import kernel_suffix
-from .contraction import Hierarchy, contract
+from .contraction import Hierarchy
+from .layout import hierarchy_of
 
 _CU = gpu.cu_path(__file__, "phast.cu")
 THREADS = 256
 TOP_THREADS = 1024
 TOP_MAX = 12288  # vertices of the top levels in one block: 48 KB of shared memory
 MAX_MEAN_DEGREE = 3.0  # the DIMACS roads have 2.4 .. 2.9 arcs per vertex
-_HIERARCHIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def hierarchy(graph) -> tuple[Hierarchy, float]:
-    """The graph's contraction hierarchy (computed once per graph) and the seconds it took now."""
-    if graph not in _HIERARCHIES:
-        start = time.perf_counter()
-        _HIERARCHIES[graph] = contract(graph)
-        return _HIERARCHIES[graph], time.perf_counter() - start
-    return _HIERARCHIES[graph], 0.0
+    """The graph's contraction hierarchy (computed once per graph, kept on it: shared with
+    :mod:`.phast_batched`) and the seconds it took now."""
+    return hierarchy_of(graph)
 
 
 def top_level(level_ptr: np.ndarray, top_max: int) -> int:

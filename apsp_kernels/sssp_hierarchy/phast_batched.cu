@@ -116,7 +116,7 @@ __device__ void phb_upper(const int* level_ptr, int levels, int first_top, const
                           const int* dn_src, const T* dn_w, const int* sources, T* D, int* stamps, int C, int n,
                           int pass) {
     constexpr int K = 32 * N;
-    extern __shared__ unsigned char phb_smem[];
+    extern __shared__ __align__(64) unsigned char phb_smem[];
     phb_row<T, N>* part = reinterpret_cast<phb_row<T, N>*>(phb_smem);
     __shared__ int src_rank[K];
     const int group = blockIdx.x, col = group * K + (threadIdx.x & 31) * N;
@@ -221,3 +221,4 @@ __device__ void phb_rows(const T* D, const int* rank, T* out, int C, int n, int 
 
 PHB_KERNELS(i32, int)
 PHB_KERNELS(f32, float)
+PHB_KERNELS(f64, double)

@@ -35,6 +35,7 @@ THREADS = 512          # phb_upper: one block per group of K sources
 DOWN_THREADS = 256     # phb_down: a warp per (vertex, group)
 TOP_LEVEL_MAX = 256    # levels of at most this many vertices run inside phb_upper
 MAX_COLUMNS = 1 << 14  # sources per launch at most (the working matrix is n x that)
+AUTO_ENTRIES = 1 << 30  # batch="auto": a working matrix of about 2**30 distances
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -137,24 +138,29 @@ class BatchedPhast:
         self.D = self.stamps = None
         return self
 
-    def _buffers(self, c: int):
+    def allocate(self, count: int):
+        """The working matrix and the stamps for launches of up to ``count`` sources (kept while
+        later launches fit in them: a launch uses the first columns)."""
         cp = gpu.cupy()
-        if self.D is None or self.D.shape[1] != c:
+        c = self.columns(count)
+        if self.D is None or self.D.shape[1] < c:
             n = self.graph.n
+            self.D = self.stamps = None
             self.D = cp.empty((n, c), dtype=self.graph.dtype)
             self.stamps = cp.full((c // self.k, n), -1, dtype=cp.int32)
             self.passes = 0
+        return self
 
     def sweep(self, ranks) -> int:
-        """Distances from the padded ``ranks`` (device int32, -1 for no source) into ``self.D``
-        (new numbering); returns the launches."""
+        """Distances from the padded ``ranks`` (device int32, -1 for no source) into the first
+        columns of ``self.D`` (new numbering); returns the launches."""
         c = int(ranks.shape[0])
-        self._buffers(c)
-        n, groups, d = self.graph.n, c // self.k, self.dev
+        self.allocate(c)
+        n, groups, d, stride = self.graph.n, c // self.k, self.dev, self.D.shape[1]
         i32 = np.int32
         self.k_upper((groups,), (self.threads,),
                      (d.level_ptr, i32(self.lay.levels), i32(self.first_top), *d.up, *d.up_out, *d.down, ranks,
-                      self.D, self.stamps, i32(c), i32(n), i32(self.passes)), shared_mem=self.shared)
+                      self.D, self.stamps, i32(stride), i32(n), i32(self.passes)), shared_mem=self.shared)
         launches = 1
         per_block = DOWN_THREADS // 32
         for lv in range(self.first_top - 1, -1, -1):
@@ -162,7 +168,7 @@ class BatchedPhast:
             if hi == lo:
                 continue
             blocks = -(-(hi - lo) * groups // per_block)
-            self.k_down((blocks,), (DOWN_THREADS,), (*d.down, self.D, self.stamps, i32(c), i32(n), i32(groups),
+            self.k_down((blocks,), (DOWN_THREADS,), (*d.down, self.D, self.stamps, i32(stride), i32(n), i32(groups),
                                                       i32(lo), i32(hi), i32(self.passes)))
             launches += 1
         self.passes += 1
@@ -170,9 +176,9 @@ class BatchedPhast:
 
     def rows(self, out, count: int):
         """``out`` ((count, n), the graph's numbering) from the last sweep."""
-        n, c = self.graph.n, self.D.shape[1]
-        self.k_rows((-(-n // 32), -(-c // 32)), (32, 8), (self.D, self.dev.rank, out, np.int32(c), np.int32(n),
-                                                          np.int32(count)))
+        n, stride = self.graph.n, self.D.shape[1]
+        self.k_rows((-(-n // 32), -(-count // 32)), (32, 8), (self.D, self.dev.rank, out, np.int32(stride),
+                                                              np.int32(n), np.int32(count)))
         return out
 
     def run(self, sources: np.ndarray, out) -> int:
@@ -219,7 +225,8 @@ class PhastBatchedSSSP(Solver):
     """Batched PHAST: the sources in launches of up to ``batch`` (K per group), rows in order.
 
     ``K``: trees per sweep (32, 64, 128 or 256); ``batch``: sources per launch ("auto": all of
-    them up to :data:`MAX_COLUMNS`); ``threads``, ``top_level_max``: see ``phast_batched.cu``.
+    them up to :data:`MAX_COLUMNS` and a working matrix of :data:`AUTO_ENTRIES` distances);
+    ``threads``, ``top_level_max``: see ``phast_batched.cu``.
     """
 
     all_pairs = False
@@ -233,7 +240,7 @@ class PhastBatchedSSSP(Solver):
         self.k, self.threads, self.top_level_max = check_params(K, threads, top_level_max, name)
         count = max(len(self.sources), 1)
         if batch == "auto":
-            batch = min(count, MAX_COLUMNS)
+            batch = min(count, MAX_COLUMNS, max(self.k, AUTO_ENTRIES // max(graph.n, 1) // self.k * self.k))
         elif isinstance(batch, (bool, str)) or int(batch) != batch or not 1 <= int(batch) <= MAX_COLUMNS:
             raise InputError(f"{name}: batch must be 'auto' or an int in [1, {MAX_COLUMNS}], got {batch!r}")
         self.batch = min(int(batch), count)
@@ -257,6 +264,7 @@ class PhastBatchedSSSP(Solver):
                       for lo in range(0, len(self.sources), self.batch)]
         self.ranks = [cp.asarray(padded_sources(self.sweeps.lay.rank, self.sources[lo:hi], self.k))
                       for lo, hi in self.parts]
+        self.sweeps.allocate(self.batch)
 
     def compute(self):
         launches = 0
