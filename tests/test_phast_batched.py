@@ -161,7 +161,7 @@ def test_auto_picks_phast_when_many_sources_pay_for_the_contraction(monkeypatch)
     dense = generators.random_digraph(2000, 16000, seed=1)
     why = dict(auto.choose(dense, 4096, False, table).excluded)
     assert "road-like" in why["phast"]
-    assert "no predecessor method" in dict(auto.choose(road, 4096, True, table).excluded)["phast"]
+    assert "no predecessor-recording method" in dict(auto.choose(road, 4096, True, table).excluded)["phast"]
 
 
 def test_the_method_map_keeps_the_phast_rows_when_it_rewrites_the_table(tmp_path):

@@ -403,8 +403,7 @@ def phast_stand_ins(out_dir, sizes, **kw) -> pd.DataFrame:
     ``table_phast_stand_ins``."""
     from ..report import save_table
     from . import phast_batched
-    rows = [phast_batched.stand_in_run(int(n), **kw) for n in sizes]
-    frame = pd.DataFrame(rows)
+    frame = phast_batched.stand_ins(sizes, **kw)
     save_table(frame, out_dir, "phast_stand_ins",
                title="Batched PHAST on road-like stand-ins (generators.road_like; NOT the DIMACS graphs)",
                note="Every row is a stand-in. Preprocessing (host contraction) is beside the GPU times, not in "
