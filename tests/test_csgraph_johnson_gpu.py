@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph as scipy_csgraph
 
 import apsp_kernels.csgraph as ak
-from apsp_kernels.csgraph import johnson as johnson_module
+from apsp_kernels.csgraph import reweighting
 
 pytestmark = pytest.mark.gpu
 
@@ -50,9 +50,9 @@ def test_johnson_potentials_and_reweighting():
     import cupy as cp
     from apsp_kernels.csgraph.inputs import prepare
     g = prepare(negative_graph(120, seed=3)).graph
-    h = johnson_module.potentials(g, device=False)
+    h = reweighting.potentials(g, device=False)
     assert (h <= 0).all() and np.isfinite(h).all()
-    r = johnson_module.reweighted(g, h)
+    r = reweighting.reweighted(g, h)
     assert r.min_weight >= 0 and r.m == g.m
     assert isinstance(cp.asarray(h), cp.ndarray)
 

@@ -1,16 +1,13 @@
 """Generators: exact sizes, seeding, structure, and the papers' published graph statistics."""
-import csv
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy.sparse.csgraph import connected_components
 
 from apsp_kernels import generators as gen
+from apsp_kernels import report
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
 
-FIG2 = Path(__file__).resolve().parents[1] / "data" / "published" / "liu" / "fig2_edges.csv"
 
 
 def assert_simple(g: Graph):
@@ -206,8 +203,9 @@ def test_dense_random():
 
 # ------------------------------------------------------------ Liu
 def fig2():
-    with open(FIG2) as f:
-        return {(int(r["n"]), int(r["min_degree"])): int(r["edges"]) for r in csv.DictReader(f)}
+    """liu Fig. 2's edge counts, from the one transcription table."""
+    t = report.published("liu", "fig2_edges")
+    return {(int(n), int(d)): int(e) for n, d, e in zip(t["n"], t["min_degree"], t["edges"])}
 
 
 def test_fig2_table_is_complete():

@@ -6,8 +6,8 @@ that apsp_kernels implements are rebound to apsp_kernels' functions (``REBOUND``
 (``yen``, and ``NegativeCycleError``, of which ours is a subclass) stay SciPy's. Its tests are
 collected here twice: ``[gpu]`` (marked ``gpu``: run by ``make test-gpu``, the GPU families)
 and ``[host]`` (no GPU visible to apsp_kernels: its SciPy path, run by ``make test`` anywhere).
-On the host all of SciPy 1.17.1's 90 pass (none is marked xfail); the ``[gpu]`` half is judged
-by ``make test-gpu`` on a GPU host.
+On the host all of SciPy 1.17.1's 90 pass; on the GPU (H100) 89 of 90 pass and the one left is
+marked xfail (strict) with the difference it shows (``GPU_DIFFERENCES``).
 """
 import importlib.util
 from pathlib import Path
@@ -38,11 +38,22 @@ TESTS = sorted(name for name in vars(suite) if name.startswith("test_"))
 globals().update({name: getattr(suite, name) for name in TESTS})
 
 
+# The remaining differences from SciPy on the GPU, each one test of SciPy's that fails for it
+GPU_DIFFERENCES = {
+    "test_predecessors": "ties: the GPU families take the smallest-numbered tight in-neighbour "
+                         "(apsp_kernels/csgraph/api.py), SciPy the first it found; in undirected_G, "
+                         "4 -> 1 and 4 -> 3 -> 1 both weigh 4: predecessor 3 here, 4 in SciPy",
+}
+
+
 @pytest.fixture(autouse=True, params=["host", pytest.param("gpu", marks=pytest.mark.gpu)])
 def where(request, monkeypatch):
     """``host``: apsp_kernels sees no GPU and runs SciPy on the host; ``gpu``: the GPU families."""
     if request.param == "host":
         monkeypatch.setattr("apsp_kernels.gpu.available", lambda: False)
+    elif request.node.originalname in GPU_DIFFERENCES:
+        request.node.add_marker(pytest.mark.xfail(reason=GPU_DIFFERENCES[request.node.originalname],
+                                                  strict=True))
     api._said.clear()
     return request.param
 

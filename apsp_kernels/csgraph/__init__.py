@@ -7,7 +7,7 @@
 
 Signatures and conventions: :mod:`.api`; input conventions and the precision contract
 (``dtype=``: float64 by default for float weights, float32 only when asked): :mod:`.inputs`; how
-``"auto"`` chooses: :mod:`.auto`; the families: :mod:`.families`; Johnson's algorithm: :mod:`.johnson`.
+``"auto"`` chooses: :mod:`.auto`; the families: :mod:`.families`; Johnson's reweighting: :mod:`.reweighting`.
 """
 from ..errors import NegativeCycleError
 from .api import (NO_PREDECESSOR, HostWarning, bellman_ford, dijkstra, floyd_warshall, johnson,

@@ -40,7 +40,7 @@ from ..solver import to_host
 from . import auto
 from .families import FAMILIES, HOST, family
 from .inputs import Prepared, prepare
-from .johnson import johnson_rows
+from .reweighting import johnson_rows
 from .paths import NO_PREDECESSOR
 from .runner import run_family
 
@@ -124,7 +124,7 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
             unweighted=False, *, method="J", dtype=None, explain=False):
     """As ``scipy.sparse.csgraph.johnson``: on the GPU, Bellman-Ford potentials then the
-    reweighted graph's batched SSSPs (:mod:`apsp_kernels.csgraph.johnson`); without a GPU,
+    reweighted graph's batched SSSPs (:mod:`apsp_kernels.csgraph.reweighting`); without a GPU,
     SciPy's ``johnson``. A negative cycle anywhere raises NegativeCycleError, as SciPy's."""
     return shortest_path(csgraph, method, directed, return_predecessors, unweighted,
                          indices=indices, dtype=dtype, explain=explain)

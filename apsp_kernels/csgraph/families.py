@@ -114,7 +114,7 @@ FAMILIES = {f.name: f for f in [
                 f"negative-cycle detection; {_SSSP}", False, "bodra:bf_stride_flag",
           "bodra:bf_stride_flag", params={"mode": "early_exit"}, negative=True),
 ]}
-# Johnson (csgraph/johnson.py) runs BF's methods for the potentials, then multi_source's: its
+# Johnson (csgraph/reweighting.py) runs BF's methods for the potentials, then multi_source's: its
 # weight types are BF's, its own rows come from both families in the decision table.
 FAMILIES["J"] = replace(FAMILIES["BF"], name="J", description=(
     f"Johnson: Bellman-Ford potentials (the BF family) from a virtual source, then the reweighted "

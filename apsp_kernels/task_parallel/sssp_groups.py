@@ -72,6 +72,13 @@ def group_layout(N, B, n: int, sources: int) -> dict:
             "grid_y": (W + P - 1) // P, "groups": (int(sources) + N - 1) // N}
 
 
+
+def int32_cells(a):
+    """The first ``a.size`` int32 cells of contiguous ``a``'s memory, shaped as ``a``: the layout in
+    which the recording kernel writes predecessors over U (okuyama §5.3) whatever U's item size;
+    ``a.view(int32)`` of a float64 ``a`` would interleave them with the rows' other halves."""
+    return a.reshape(-1).view(np.int32)[: a.size].reshape(a.shape)
+
 class TaskParallelSSSP(Solver):
     """okuyama §5: N SSSPs per group, shared (Fig. 9) or unshared scattering kernel.
 
@@ -202,7 +209,7 @@ class TaskParallelSSSP(Solver):
             launches += 1 + 2 * ran
             k = hi - lo
             if self.paths:
-                pred = updated.view(np.int32)
+                pred = int32_cells(updated)
                 self.recorder.record(L["grid"], L["block"], cost, pred, sources, g.n, L["W"])
                 launches += 1
             if self.reduce:
@@ -234,7 +241,7 @@ class TaskParallelSSSP(Solver):
             L = self.launch[-1] if self.launch else {"cost": self.cost_flat[:0].reshape(-1, 1),
                                                      "updated": self.updated_flat[:0].reshape(-1, 1)}
             dist = L["cost"][:, : hi - lo].T.copy()
-            pred = L["updated"].view(np.int32)[:, : hi - lo].T.copy() if self.paths else None
+            pred = int32_cells(L["updated"])[:, : hi - lo].T.copy() if self.paths else None
             return Solution(dist, self.sources[lo:hi], self.graph.n, pred=pred, stats=self.stats,
                             partial=f"the last group's {hi - lo} rows (reduce=True)")
         pred = self.pred_out.T if self.paths else None
