@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
-from apsp_kernels import generators, oracle
+from apsp_kernels import generators, gpu, oracle
 from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk_instances, cluster,
                                       estimate, worker_graph)
 from apsp_kernels.distributed.estimate import describe as estimate_text
@@ -215,8 +215,20 @@ def test_a_block_too_big_for_the_gpu_is_refused():
     g = road(1000)
     facts = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 100 << 20}}
     with pytest.raises(InputError, match="tcp://b has 0.1 GiB free; lower block_size"):
-        runner.check_block_memory(g, 4096, "okuyama:task_parallel_shared_tuned", facts)
+        runner.check_block_memory(g, 16384, "okuyama:task_parallel_shared_tuned", facts)
     runner.check_block_memory(g, 16, "okuyama:task_parallel_shared_tuned", facts)
+
+
+def test_the_default_block_is_the_solver_s_halved_until_it_fits():
+    g = road(100_000)
+    roomy = {"tcp://a": {"gpu_free": 80 << 30}}
+    assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=True) == 8192
+    assert runner.default_block_size(g, "fast:multi_source", roomy, on_gpu=True) == 1024
+    assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=False) == 1024
+    tight = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 8 << 30}}  # 8192 needs ~12 GiB
+    assert runner.default_block_size(g, block_solvers.PHAST, tight, on_gpu=True) == 4096
+    assert runner.block_need(g, 4096, block_solvers.PHAST) <= gpu.MEMORY_HEADROOM * (8 << 30) < \
+        runner.block_need(g, 8192, block_solvers.PHAST)
 
 
 GATE = "apsp-kill-test"

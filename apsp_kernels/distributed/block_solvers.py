@@ -28,6 +28,10 @@ from ..errors import InputError
 MULTI_SOURCE = "fast:multi_source"
 PHAST = "fast:phast_batched"
 PHAST_MIN_N = 4096  # below this a hierarchy does not pay for itself in an all-sources run
+# sources per block when all_sources is not told (block_size=None): PHAST's sweeps run best 8192
+# columns wide (USA-road-d NY and BAY on an H100, results/scale/phast); halved while it does not fit
+DEFAULT_BLOCK = {PHAST: 8192}
+SMALLEST_DEFAULT_BLOCK = 1024
 FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"
 SCIPY = "scipy:dijkstra"
 CPU_KEYS = (SCIPY,)
@@ -120,10 +124,10 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
 
 
 def block_bytes(key: str, n: int, sources: int, itemsize: int) -> int:
-    """Device bytes one block needs at most: the rows, their float64 public copy, and the
-    reductions' temporaries (two masks and up to four float64 arrays of the rows' shape); PHAST
-    adds its vertex-major working matrix and the stamps of its groups."""
-    total = sources * n * (itemsize + 8 + 2 + 4 * 8)
+    """Device bytes one block needs at most: the rows and their float64 copy for a store (the
+    reductions read the rows in place); PHAST adds its vertex-major working matrix and the
+    stamps of its groups."""
+    total = sources * n * (itemsize + 8)
     if key == PHAST:
         total += sources * n * itemsize + -(-sources // 32) * n * 4
     return total

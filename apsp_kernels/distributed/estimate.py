@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from ..solver import checked_sources
-from . import cluster
+from . import block_solvers, cluster
 from .blocks import block_size_of, split
-from .runner import WHO, all_sources
+from .runner import WHO, all_sources, default_block_size
 from .tasks import worker_facts
 
 
@@ -41,7 +41,7 @@ def warm_block_size(on_gpu: bool, block_size: int, n: int, warm_entries: int = W
     return max(1, min(size, warm_entries // max(n, 1)))
 
 
-def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int = 1024,
+def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int | None = None,
              block_solver=None, store_dir=None, reduce: bool = True, bins=None, seed: int = 0,
              warm_entries: int = WARM_ENTRIES) -> dict:
     """``{"label", "seconds", "seconds_low", "seconds_high", "bytes_on_disk", "seconds_per_source",
@@ -54,7 +54,11 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     facts = client.run(worker_facts)
     workers = len(facts) or len(cluster.workers(client))
     on_gpu = bool(facts) and all(f["on_gpu"] for f in facts.values())
-    size = block_size_of(block_size)
+    if block_size is None:  # the block all_sources would take
+        key = block_solver or block_solvers.default_key(on_gpu, graph)
+        size = default_block_size(graph, key, facts, on_gpu and not callable(key))
+    else:
+        size = block_size_of(block_size)
     warm_size = warm_block_size(on_gpu, size, graph.n, warm_entries)
     warm = whole_blocks(ids, workers * warm_size, warm_size, seed + 1)
     warm_started = time.perf_counter()

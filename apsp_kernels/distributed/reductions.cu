@@ -1,4 +1,4 @@
-// The distance histogram of a block of rows in one pass (distributed/reductions.py): the ordered
+// The reductions of a block of rows (distributed/reductions.py). The distance histogram in one pass: the ordered
 // pairs (s, v), v != s, v reached (dist < inf), counted per bin with numpy.histogram's edges and
 // rule (cupy.histogram's search: x in [edges[0], edges[last]], the last bin closed), first in
 // shared memory per block, then once per bin and block in global memory. The counts equal
@@ -41,10 +41,80 @@ __device__ void red_histogram(const T* dist, int k, long long n, T inf, const lo
         if (red_bins[i]) atomicAdd(&counts[i], red_bins[i]);
 }
 
+// Per-source reductions of a block (one CUDA block of 256 threads per row, a fixed tree: the same
+// sums every run): ecc = max over the row of d (d = x where reached, else 0, as the host path's
+// where(reach, dist, 0)), reach = count of x < inf, sum = sum of d.
+template <typename T>
+__device__ void red_rows(const T* dist, long long n, T inf, double* ecc, long long* reach, double* sum) {
+    __shared__ double s_max[256], s_sum[256];
+    __shared__ long long s_cnt[256];
+    const T* d = dist + (long long)blockIdx.x * n;
+    double mx = -__longlong_as_double(0x7ff0000000000000LL), total = 0.0;  // -inf
+    long long count = 0;
+    for (long long col = threadIdx.x; col < n; col += blockDim.x) {
+        const T x = d[col];
+        const bool reached = x < inf;
+        const double v = reached ? (double)x : 0.0;
+        mx = fmax(mx, v);
+        total += v;
+        count += reached;
+    }
+    s_max[threadIdx.x] = mx;
+    s_sum[threadIdx.x] = total;
+    s_cnt[threadIdx.x] = count;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            s_max[threadIdx.x] = fmax(s_max[threadIdx.x], s_max[threadIdx.x + half]);
+            s_sum[threadIdx.x] += s_sum[threadIdx.x + half];
+            s_cnt[threadIdx.x] += s_cnt[threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        ecc[blockIdx.x] = s_max[0];
+        sum[blockIdx.x] = s_sum[0];
+        reach[blockIdx.x] = s_cnt[0];
+    }
+}
+
+// Per-target reductions of a block: one thread per column, the rows added in order (coalesced
+// across the warp, the same sums every run): sum of d, count of x < inf, harmonic sum of 1/d, d > 0.
+template <typename T>
+__device__ void red_columns(const T* dist, int k, long long n, T inf, double* sum, long long* reach,
+                            double* harmonic) {
+    const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= n) return;
+    double total = 0.0, inverse = 0.0;
+    long long count = 0;
+#pragma unroll 4
+    for (int row = 0; row < k; ++row) {
+        const T x = dist[(long long)row * n + col];
+        if (x < inf) {
+            const double v = (double)x;
+            total += v;
+            ++count;
+            if (v > 0.0) inverse += 1.0 / v;
+        }
+    }
+    sum[col] = total;
+    reach[col] = count;
+    harmonic[col] = inverse;
+}
+
 #define RED_KERNELS(SFX, T)                                                                                  \
     extern "C" __global__ void red_histogram_##SFX(const T* dist, int k, long long n, T inf, const long long* src, \
                                                    const double* edges, int n_edges, unsigned long long* counts) { \
         red_histogram<T>(dist, k, n, inf, src, edges, n_edges, counts);                                     \
+    }                                                                                                        \
+    extern "C" __global__ void __launch_bounds__(256) red_rows_##SFX(const T* dist, long long n, T inf,      \
+                                                                    double* ecc, long long* reach,           \
+                                                                    double* sum) {                           \
+        red_rows<T>(dist, n, inf, ecc, reach, sum);                                                          \
+    }                                                                                                        \
+    extern "C" __global__ void red_columns_##SFX(const T* dist, int k, long long n, T inf, double* sum,       \
+                                                 long long* reach, double* harmonic) {                       \
+        red_columns<T>(dist, k, n, inf, sum, reach, harmonic);                                               \
     }
 
 RED_KERNELS(i32, int)

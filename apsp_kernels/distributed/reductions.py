@@ -68,9 +68,7 @@ def histogram_pairs(dist, inf, src, edges: np.ndarray):
     xp = array_module(dist)
     k, n = dist.shape
     dtype = np.dtype(dist.dtype)
-    device = (xp is not np and dtype in _KERNEL_SUFFIX and 2 <= len(edges) <= MAX_EDGES_ON_DEVICE and k
-              and (dtype.kind == "f" or np.isfinite(inf)) and dist.flags.c_contiguous)
-    if not device:
+    if not (_on_device(xp, dist, inf) and 2 <= len(edges) <= MAX_EDGES_ON_DEVICE):
         reach = dist < inf
         off_diagonal = xp.ones((k, n), dtype=bool)
         off_diagonal[xp.arange(k), src] = False
@@ -89,46 +87,54 @@ def histogram_pairs(dist, inf, src, edges: np.ndarray):
     return out[:-1].astype(xp.int64), out[-1].astype(xp.int64)
 
 
-_ELEMENTWISE = {  # (inputs, output, operation, name) of cupy.ElementwiseKernel
-    "reached": ("T x, bool r", "float64 y", "y = r ? (double)x : 0.0", "apsp_red_reached"),
-    "inverse": ("float64 d", "float64 y", "y = d > 0 ? 1.0 / d : 0.0", "apsp_red_inverse"),
-}
-_KERNELS: dict = {}
-
-
-def _elementwise(name: str):
-    if name not in _KERNELS:
-        from .. import gpu
-        _KERNELS[name] = gpu.cupy().ElementwiseKernel(*_ELEMENTWISE[name])
-    return _KERNELS[name]
-
-
 def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
     """Reductions of the rows ``dist`` (k x n, entries >= ``inf`` unreachable) of ``sources``,
-    as host numpy arrays."""
+    as host numpy arrays. On the device: two passes over the rows (``reductions.cu``: a CUDA
+    block per row, a thread per column adding the rows in order) and the histogram's one,
+    the same sums every run; on the host, numpy's."""
     xp = array_module(dist)
     k, n = dist.shape
-    reach = dist < inf
-    if xp is np:
-        d = xp.where(reach, dist, 0).astype(xp.float64)
-        with np.errstate(divide="ignore"):
-            inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
-    else:  # the same values, one pass each instead of two and four
-        d = _elementwise("reached")(dist, reach)
-        inverse = _elementwise("inverse")(d)
     src = xp.asarray(np.asarray(sources, dtype=np.int64))
     counts, pairs = histogram_pairs(dist, inf, src, edges)
-    out = {
-        "eccentricity": d.max(axis=1) if n else xp.zeros(k),
-        "reach_out": reach.sum(axis=1, dtype=xp.int64),
-        "sum_out": d.sum(axis=1),
-        "sum_in": d.sum(axis=0),
-        "reach_in": reach.sum(axis=0, dtype=xp.int64),
-        "harmonic_in": inverse.sum(axis=0),
-        "histogram": counts,
-        "pairs": pairs,
-    }
+    if _on_device(xp, dist, inf):
+        out = _device_sums(xp, dist, inf)
+    else:
+        out = _host_sums(xp, dist, inf)
+    out.update(histogram=counts, pairs=pairs)
     return {key: to_host(value) for key, value in out.items()}
+
+
+def _on_device(xp, dist, inf) -> bool:
+    dtype = np.dtype(dist.dtype)
+    return bool(xp is not np and dtype in _KERNEL_SUFFIX and dist.shape[0] and dist.shape[1]
+                and dist.flags.c_contiguous and (dtype.kind == "f" or np.isfinite(inf)))
+
+
+def _device_sums(cp, dist, inf) -> dict:
+    from .. import gpu
+    k, n = dist.shape
+    dtype = np.dtype(dist.dtype)
+    module = gpu.load_module(gpu.cu_path(__file__, _CU))
+    sfx = _KERNEL_SUFFIX[dtype]
+    out = {"eccentricity": cp.empty(k), "reach_out": cp.empty(k, dtype=cp.int64), "sum_out": cp.empty(k),
+           "sum_in": cp.empty(n), "reach_in": cp.empty(n, dtype=cp.int64), "harmonic_in": cp.empty(n)}
+    module.get_function(f"red_rows_{sfx}")((k,), (256,), (dist, np.int64(n), dtype.type(inf), out["eccentricity"],
+                                                         out["reach_out"], out["sum_out"]))
+    module.get_function(f"red_columns_{sfx}")((-(-n // 256),), (256,), (dist, np.int32(k), np.int64(n),
+                                                                        dtype.type(inf), out["sum_in"],
+                                                                        out["reach_in"], out["harmonic_in"]))
+    return out
+
+
+def _host_sums(xp, dist, inf) -> dict:
+    k, n = dist.shape
+    reach = dist < inf
+    d = xp.where(reach, dist, 0).astype(xp.float64)
+    with np.errstate(divide="ignore"):
+        inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
+    return {"eccentricity": d.max(axis=1) if n else xp.zeros(k), "reach_out": reach.sum(axis=1, dtype=xp.int64),
+            "sum_out": d.sum(axis=1), "sum_in": d.sum(axis=0), "reach_in": reach.sum(axis=0, dtype=xp.int64),
+            "harmonic_in": inverse.sum(axis=0)}
 
 
 @dataclass

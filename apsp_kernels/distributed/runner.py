@@ -65,6 +65,7 @@ class Run:
     block_seconds: list = field(default_factory=list)
     stats: list = field(default_factory=list)
     preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
+    block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
 
 
 def free_disk(path: Path) -> int:
@@ -74,11 +75,27 @@ def free_disk(path: Path) -> int:
     return shutil.disk_usage(probe).free
 
 
+def block_need(graph, size: int, key: str) -> int:
+    """GPU bytes of one block of ``size`` sources, the graph included."""
+    return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize) + \
+        4 * (graph.n + 1 + 2 * graph.m)
+
+
+def default_block_size(graph, key: str, facts: dict, on_gpu: bool) -> int:
+    """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
+    halved down to 1024 while it does not fit the GPU of the worker with the least free memory."""
+    size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
+        block_solvers.SMALLEST_DEFAULT_BLOCK
+    free = min((f["gpu_free"] for f in facts.values()), default=0)
+    while size > block_solvers.SMALLEST_DEFAULT_BLOCK and block_need(graph, size, key) > gpu.MEMORY_HEADROOM * free:
+        size //= 2
+    return size
+
+
 def check_block_memory(graph, size: int, key: str, facts: dict) -> None:
     """InputError when one block of ``size`` sources does not fit the GPU of the worker with
     the least free memory (``facts``: ``{address: worker_facts()}``)."""
-    need = block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize)
-    need += 4 * (graph.n + 1 + 2 * graph.m)
+    need = block_need(graph, size, key)
     address, worst = min(facts.items(), key=lambda kv: kv[1]["gpu_free"])
     if need > gpu.MEMORY_HEADROOM * worst["gpu_free"]:
         raise InputError(f"{WHO}: one block of {size} sources of {graph.name} needs about "
@@ -94,7 +111,8 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     ids = checked_sources(sources, graph.n, WHO)
     if not len(ids):
         raise InputError(f"{WHO}: no sources given")
-    size = block_size_of(block_size)
+    if block_size is not None:
+        block_size_of(block_size)
     if not reduce and store is None:
         raise InputError(f"{WHO}: nothing to do: ask for reductions, a store, or both")
     edges = (default_bins(graph) if bins is None else check_bins(bins)) if reduce else None
@@ -107,6 +125,8 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     on_gpu = kinds.pop()
     key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu, graph), on_gpu)
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
+    size = block_size_of(block_size) if block_size is not None else \
+        default_block_size(graph, key, facts, on_gpu and not callable(key))
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
         check_block_memory(graph, min(size, len(ids)), key, facts)
     if store is not None:
@@ -124,11 +144,12 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
             "store": store, "preprocessing_s": preprocessing_s}
 
 
-def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, block_solver=None,
+def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = None, block_solver=None,
                 reduce: bool = True, bins=None, store=None, progress: bool = True,
                 desc: str = "") -> Run:
     """Distances from every source (or ``sources``) in blocks of ``block_size`` on ``client``'s
-    workers: reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
+    workers (None: the block solver's preferred size that fits, 8192 for PHAST, else 1024):
+    reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
     distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists)."""
     p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce)
     ids, edges = p["ids"], p["edges"]
@@ -167,7 +188,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int = 1024, b
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"])
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"])
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

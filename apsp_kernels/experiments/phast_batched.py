@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets, gpu, oracle, timing
-from ..distributed import reductions
+from ..distributed import block_solvers, reductions
 from ..graph import Graph
 from ..records import write_atomic, write_csv
 from ..sssp_hierarchy import layout as L
@@ -36,7 +36,7 @@ from ..sssp_hierarchy import phast_batched as PB
 
 KS = PB.K_CHOICES
 COLUMNS = (1024, 4096, 8192)
-BLOCK = 4096  # sources per all-sources block: 128 groups of 32 (the reductions' temporaries bound it)
+BLOCK = block_solvers.DEFAULT_BLOCK[block_solvers.PHAST]  # sources per all-sources block, as all_sources
 MAX_CHECKS = 128  # blocks checked against Dijkstra at most (every block of NY and BAY)
 
 

@@ -46,7 +46,8 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "roads": [graph] if graph else choose(profile, smoke=["NY"], default=["NY", "BAY"]),
         "road_stand_in_n": 400 if smoke else None,  # smoke: a small road-like stand-in
         "gpus": int(gpus),
-        "block_size": block_size or choose(profile, smoke=64, default=1024),
+        # None: all_sources' default for its block solver (8192 sources for PHAST, else 1024)
+        "block_size": block_size or choose(profile, smoke=64, default=None),
         "estimate_sample": choose(profile, smoke=32, default=1024),
         # seconds a road run may take; longer runs are a labelled sample of the sources
         "budget_s": choose(profile, smoke=60, default=240, paper=1800),
@@ -157,7 +158,7 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
         stats["group_width"] = solver_stats[0]["W"]
     return Record(paper=PAPER, experiment=experiment, method=run.block_solver, graph=graph.name,
                   n=graph.n, m=graph.m,
-                  params={"workers": run.workers, "block_size": cfg["block_size"], "sources": sources},
+                  params={"workers": run.workers, "block_size": run.block_size, "sources": sources},
                   time_ms_median=run.seconds * scale * 1e3, time_ms_min=run.seconds * scale * 1e3,
                   repeats=1, timing_scope=scope, extrapolated=scale != 1.0, extrapolation=how,
                   stand_in=graph.is_stand_in, stats=stats, profile=cfg["profile"], device=device,
