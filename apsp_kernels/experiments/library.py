@@ -499,6 +499,9 @@ def verdicts(results: dict[str, list[Record]]) -> list[dict]:
 
 # ------------------------------------------------------------------ what each verdict rests on
 EVIDENCE = [
+    Evidence(r"shortest_path NumPy out", "transfers"),
+    Evidence(r"shortest_path on fractional weights", "float64", correctness=True),
+    Evidence(r"nx\.single_source_dijkstra through", "paths", correctness=True),
     Evidence(r"shortest_path\(method='auto'\) picks", where="method != 'networkx'"),
     Evidence(r".* on SSSP from vertex 0 of USA-road-d NY", "ny_sssp"),
     Evidence(r".* on all pairs on p2p-Gnutella04", "gnutella04_apsp"),
