@@ -413,9 +413,12 @@ def phast_stand_ins(out_dir, sizes, **kw) -> pd.DataFrame:
     return frame
 
 
-def phast_figure(per_tree: pd.DataFrame):
-    """Per-tree time against K for each graph and launch width, with each K's memory bound."""
+def phast_figure(per_tree: pd.DataFrame, device: str | None = None):
+    """Per-tree time against K for each graph and launch width, with each K's memory bound;
+    ``device``: the GPU that measured them (default: this process's)."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FormatStrFormatter, NullLocator
+
     from ..report import title_suffix
     graphs = list(dict.fromkeys(per_tree["graph"]))
     fig, axes = plt.subplots(1, max(1, len(graphs)), figsize=(6.5 * max(1, len(graphs)), 4.2), layout="constrained",
@@ -427,8 +430,11 @@ def phast_figure(per_tree: pd.DataFrame):
         bound = sub.drop_duplicates("K").sort_values("K")
         ax.plot(bound["K"], bound["bound_us_per_tree"], "k--", label="memory bound (copy bandwidth)")
         ax.set(xscale="log", yscale="log", xlabel="K (trees per sweep)", ylabel="µs per tree",
-               title=f"{name} — {title_suffix()}")
+               title=f"{name} — {device or title_suffix()}")
         ax.set_xticks(sorted(sub["K"].unique()), labels=[str(k) for k in sorted(sub["K"].unique())])
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(FormatStrFormatter("%g"))
         ax.legend(fontsize=8)
     return fig
 
