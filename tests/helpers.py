@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from apsp_kernels import oracle, registry
+from apsp_kernels.inf import to_public
 from apsp_kernels.graph import Graph
 from apsp_kernels.inf import from_public
 
@@ -78,3 +79,15 @@ def assert_each_block_committed_once(run, store_dir, blocks: int) -> None:
     assert sum(run.statuses.values()) == blocks, run.statuses
     assert len(list((store_dir / "blocks").glob("*.json"))) == blocks  # one exclusive marker each
     assert not list((store_dir / "blocks").glob(".*.tmp"))
+
+
+def assert_rows_match_oracle(g, rows, sources, rtol=1e-5):
+    """Rows in the kernels' representation (host arrays, INF or inf for unreachable) of
+    ``sources`` on ``g``: the oracle's distances, exactly for int32 weights, else within ``rtol``."""
+    want = oracle.distances(g, np.asarray(sources))
+    got = to_public(np.asarray(rows), g.dtype)
+    assert np.array_equal(np.isinf(got), np.isinf(want)), g.name
+    if g.dtype == np.int32:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=rtol)

@@ -8,9 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from apsp_kernels import generators, gpu, oracle
+from apsp_kernels import generators, gpu
 from apsp_kernels.sssp_hierarchy import phast_batched as PB
 
+import helpers
 from test_phast_batched_fake_device import FAKE_CUPY, Dev
 
 SIGNATURES = {  # parameter types of phast_batched.cu's kernels, in order
@@ -118,13 +119,6 @@ def _full(shape, value, dtype=None):
     return np.full(shape, value, dtype).view(Dev)
 
 
-def _check(g, rows, sources):
-    got = np.asarray(rows).astype(np.float64)
-    got[np.asarray(rows) >= g.inf] = np.inf
-    want = oracle.distances(g, np.asarray(sources))
-    np.testing.assert_allclose(got, want, rtol=1e-6)
-
-
 @pytest.mark.parametrize("k", PB.K_CHOICES)
 @pytest.mark.parametrize("top_level_max", [0, 16, 1 << 30])
 def test_the_wrapper_drives_the_kernels_as_they_expect(emulated, k, top_level_max):
@@ -133,7 +127,7 @@ def test_the_wrapper_drives_the_kernels_as_they_expect(emulated, k, top_level_ma
     sources = np.random.default_rng(k).integers(0, g.n, size=k + 7)  # two groups, the second padded
     stats = {}
     rows = PB.multi_source_distances(g, sources, K=k, top_level_max=top_level_max, stats=stats)
-    _check(g, rows, sources)
+    helpers.assert_rows_match_oracle(g, rows, sources)
     assert stats["groups"] == 2 and f"phb_upper_i32_k{k}" in emulated and "phb_rows_i32" in emulated
     assert (stats["launches"] > 2) == (top_level_max < 1 << 30)
 
@@ -146,7 +140,7 @@ def test_a_narrower_launch_and_repeated_passes_on_one_buffer(emulated):
         sources = np.random.default_rng(seed).integers(0, g.n, size=count)
         out = FAKE_CUPY.empty((count, g.n), dtype=g.dtype)
         sweeps.run(sources, out)
-        _check(g, out, sources)
+        helpers.assert_rows_match_oracle(g, out, sources)
     assert sweeps.D.shape == (g.n, 96) and sweeps.passes == 3 and sweeps.stamps.shape == (3, g.n)
 
 
@@ -158,5 +152,5 @@ def test_the_solver_in_several_launches(emulated):
     s.bytes_needed()
     s.setup()
     s.compute()
-    _check(g, s.solution().dist, sources)
+    helpers.assert_rows_match_oracle(g, s.solution().dist, sources)
     assert len(s.parts) == 2 and s.stats["launches"] >= 4
