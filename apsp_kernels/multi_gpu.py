@@ -19,7 +19,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from . import gpu
-from .gpu import visible_gpus
 
 GPU_RESOURCE = "GPU"
 WORKERS_START_S = 180

@@ -107,7 +107,7 @@ def new_run_info(notebook: Path, profile: str) -> dict:
     """run.json's keys for a run starting now in this process, status 'failed' until it succeeds."""
     identity = multi_gpu.gpu_identity()
     if identity and uses_every_gpu(notebook):
-        gpus = multi_gpu.visible_gpus()
+        gpus = gpu.visible_gpus()
         identity = {"index": "all: " + ", ".join(gpus), "name": identity["name"], "uuid": ""}
     return {"notebook": notebook.stem, "profile": profile, "device": gpu.device_info()["device"],
             "device_info": gpu.device_info(), "gpu": identity,
@@ -358,7 +358,7 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     run_one = functools.partial(run_notebook, results=results, profile=profile, resume=resume)
     whole_host = [nb for nb in notebooks if uses_every_gpu(nb)]
     one_gpu = [nb for nb in notebooks if nb not in whole_host]
-    gpus = multi_gpu.visible_gpus()
+    gpus = gpu.visible_gpus()
     why = "--sequential" if sequential else multi_gpu.why_not_parallel(gpus, len(one_gpu))
     if why:
         if len(gpus) > 1 or sequential:

@@ -11,7 +11,7 @@ from apsp_kernels.distributed import RowStore, all_sources, block_solvers, bulk_
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.reductions import Accumulator, block_partial
 from apsp_kernels.distributed.reductions import default_bins as reductions_default_bins
-from apsp_kernels.multi_gpu import visible_gpus
+from apsp_kernels.gpu import visible_gpus
 import helpers
 
 pytestmark = pytest.mark.gpu

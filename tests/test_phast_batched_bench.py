@@ -1,6 +1,5 @@
 """The batched-PHAST benchmark's host parts (apsp_kernels/experiments/phast_batched.py): the bytes
 of a K-wide sweep per tree, the row check against Dijkstra (it must fail on a wrong row), the CLI."""
-import numpy as np
 import pytest
 
 from apsp_kernels import generators

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from apsp_kernels import host_cpu, multi_gpu, records, report, reproduce
+from apsp_kernels import gpu, host_cpu, multi_gpu, records, report, reproduce
 
 TINY = Path(__file__).parent / "data" / "tiny_notebook.ipynb"
 
@@ -78,7 +78,7 @@ def test_several_gpus_run_the_notebooks_at_once_longest_first(tmp_path, monkeypa
     for stem, seconds in (("a_broken", 1.0), ("b_tiny", 50.0)):  # c_tiny never ran: it goes first
         (results / stem).mkdir(parents=True)
         (results / stem / "run.json").write_text(json.dumps({"status": "ok", "seconds": seconds}))
-    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["3", "5"])
+    monkeypatch.setattr(gpu, "visible_gpus", lambda: ["3", "5"])
     monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
     monkeypatch.setattr(multi_gpu, "local_cuda_client", fake_gpu_client)
 
@@ -105,7 +105,7 @@ def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tm
     def no_dask(gpus):
         raise AssertionError("one GPU must not start a Dask cluster")
 
-    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0"])
+    monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0"])
     monkeypatch.setattr(multi_gpu, "local_cuda_client", no_dask)
     notebooks = broken_and_tiny(tmp_path / "notebooks", "b_tiny")
     results = tmp_path / "results"
@@ -160,7 +160,7 @@ def test_a_failed_run_leaves_the_earlier_results_whole_and_the_next_success_repl
 
 
 def test_several_gpus_without_dask_cuda_run_in_turn_and_say_why(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0", "1"])
     monkeypatch.setitem(sys.modules, "dask_cuda", None)  # import dask_cuda fails
     notebooks = broken_and_tiny(tmp_path / "notebooks", "b_tiny")
 
@@ -175,7 +175,7 @@ def test_a_dask_cluster_that_does_not_start_falls_back_to_running_in_turn(tmp_pa
     def broken_cluster(gpus):
         raise OSError("no NVML")
 
-    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0", "1"])
     monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
     monkeypatch.setattr(multi_gpu, "local_cuda_client", broken_cluster)
 
@@ -196,7 +196,7 @@ def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, mo
     nbformat.write(whole, notebooks / "a_whole_host.ipynb")
     for name in ("b_tiny", "c_tiny"):
         shutil.copy(TINY, notebooks / f"{name}.ipynb")
-    monkeypatch.setattr(multi_gpu, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0", "1"])
     monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
     monkeypatch.setattr(multi_gpu, "local_cuda_client", fake_gpu_client)
     results = tmp_path / "results"

@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..arrays import array_module
 from ..graph import Graph, csr_from_arcs
-from ..inf import FLOAT64_EXACT_INT, INF_INT32, MAX_WEIGHT_INT32
+from ..inf import FLOAT64_EXACT_INT, MAX_WEIGHT_INT32
 
 DTYPES = (None, np.dtype(np.float32), np.dtype(np.float64))  # what ``dtype=`` takes
 # SciPy reads a dense float entry within 1e-8 of the null value 0 as no edge (the absolute
