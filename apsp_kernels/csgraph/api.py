@@ -62,8 +62,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     ``method``: ``"auto"`` (chosen per input from a table measured on a GPU), SciPy's ``"FW"``,
     ``"D"``, ``"BF"``, ``"J"`` (Johnson: Bellman-Ford potentials, then batched SSSPs), one of
     the project's families ``"rkleene"``, ``"rkleene_fast"``, ``"blocked_fw"``,
-    ``"task_parallel"``, ``"harish"``, ``"spmv"``, ``"worklist"``, ``"multi_source"``, or
-    ``"scipy"`` (SciPy itself, on the host); ``"johnson"``, ``"dijkstra"``, ``"bellman_ford"``
+    ``"task_parallel"``, ``"harish"``, ``"spmv"``, ``"worklist"``, ``"multi_source"``,
+    ``"phast"``, or ``"scipy"`` (SciPy itself, on the host); ``"johnson"``, ``"dijkstra"``, ``"bellman_ford"``
     and ``"floyd_warshall"`` name SciPy's four. Without a GPU every method runs its SciPy
     equivalent on the host, and ``explain`` says which. ``indices`` with ``"FW"`` raise, as in
     SciPy (the dense families ``"blocked_fw"`` and ``"rkleene"`` take them). ``explain=True``
