@@ -592,3 +592,47 @@ def test_a_float64_twin_starts_from_its_int32_series_cap_but_not_its_dominance(m
     assert mm.int32_series((SSSP.key, "apsp", "road/f64"), {}, stopped) is None
     assert mm.int32_series((SSSP.key, "sssp", "road/f64"), {}, stopped) == (SSSP.key, "sssp", "road")
     assert mm.int32_series((SSSP.key, "sssp", "road"), {}, stopped) is None
+
+
+def _row(family, dtype, n, m, ms, problem="all_pairs"):
+    from apsp_kernels.csgraph.families import FAMILIES
+    return {"problem": problem, "dtype": dtype, "n": n, "m": m, "family": family,
+            "method": FAMILIES[family].key(dtype, False), "time_ms": ms, "device": "x",
+            "source": f"{problem} on g"}
+
+
+@pytest.fixture
+def float64_graph():
+    from apsp_kernels import generators
+    return mm.as_float64(generators.random_digraph(4096, 32768, w_max=100, seed=0))
+
+
+def test_auto_uses_measured_float64_rows_when_the_table_has_them(monkeypatch, float64_graph):
+    g = float64_graph
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    table = pd.DataFrame([_row("FW", "int32", 4096, 32768, 10.0), _row("FW", "float64", 4096, 32768, 30.0),
+                          _row("D", "int32", 4096, 32768, 20.0), _row("D", "float64", 4096, 32768, 25.0)],
+                         columns=auto.COLUMNS)
+    choice = auto.choose(g, g.n, False, table)
+    est = {name: (ms, note) for name, ms, note in choice.candidates}
+    assert est["FW"][0] == pytest.approx(30.0) and est["D"][0] == pytest.approx(25.0)
+    assert "not measured" not in est["FW"][1] + est["D"][1]
+    assert choice.family == "D" and "estimated" not in choice.reason
+
+
+def test_auto_scales_the_32_bit_rows_of_a_family_without_float64_rows(monkeypatch, float64_graph):
+    g = float64_graph
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    table = pd.DataFrame([_row("FW", "int32", 4096, 32768, 1.0), _row("D", "int32", 4096, 32768, 20.0),
+                          _row("D", "float64", 4096, 32768, 25.0)], columns=auto.COLUMNS)
+    choice = auto.choose(g, g.n, False, table)
+    est = {name: (ms, note) for name, ms, note in choice.candidates}
+    assert est["FW"][0] == pytest.approx(1.0 * auto.FLOAT64_DENSE_FACTOR)
+    assert "float64 not measured: an estimate, the int32 rows" in est["FW"][1]
+    assert est["D"][0] == pytest.approx(25.0) and "not measured" not in est["D"][1]  # D's own rows
+    assert choice.family == "FW" and "no float64 rows for 'FW'" in choice.reason
+    sssp = pd.DataFrame([_row("D", "int32", 4096, 32768, 2.0, "single_source")], columns=auto.COLUMNS)
+    one = auto._estimate(auto.FAMILIES["D"], auto.index(sssp), g, 1, False)
+    assert one[0] == pytest.approx(2.0 * auto.FLOAT64_SPARSE_FACTOR) and "bytes per arc" in one[1]
