@@ -354,7 +354,7 @@ def test_a_capped_series_stops_and_its_all_pairs_run_is_predicted_from_it(monkey
     cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (8,), "topologies": ("random",),
            "cap_s": 1e-4, "budget_s": 1e9}
     df = mm.frame(mm.sweep(cfg, methods=[SSSP]).records)
-    rows = df[df["key"] == SSSP.key].set_index(["problem", "n"])["skipped"]
+    rows = df[(df["key"] == SSSP.key) & (df["dtype"] == "int32")].set_index(["problem", "n"])["skipped"]
     # one source costs m x 1e-4 ms: 0.05 ms at n=64 (runs), 0.1 ms predicted at n=128 (> 0.1 ms cap)
     assert rows[("sssp", 64)] == "" and rows[("apsp", 64)].startswith("predicted")
     assert rows[("sssp", 128)].startswith("predicted") and rows[("apsp", 128)].startswith("capped at n=64")
@@ -448,3 +448,191 @@ def test_a_killed_sweep_is_resumed_from_the_graphs_it_had_finished(monkeypatch, 
     assert len(pd.read_csv(tmp_path / "records_apsp.csv")) == sum(r.experiment == "apsp" for r in whole.records)
     names = list(report.read_run(tmp_path)["resumed"]["experiments"])
     assert any(name.startswith("sssp (") and "part it had finished" in name for name in names)
+
+
+# ------------------------------------------------------------------ the dtype axis (issue 29)
+FW64 = registry.get("fast", "rkleene")  # the FW family's float64 (and int32) method
+
+
+class DtypeTimer(FakeTimer):
+    """FakeTimer that also keeps each graph's weights and times float64 graphs 1.25x (dense 2x)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weights = {}
+
+    def __call__(self, method, graph, **kw):
+        self.weights[graph.name] = np.asarray(graph.weights)
+        rec = super().__call__(method, graph, **kw)
+        if graph.dtype == np.float64:
+            rec.time_ms_median *= 2.0 if method.key == FW64.key else 1.25
+        return rec
+
+
+@pytest.fixture
+def dtype_sweep(monkeypatch):
+    timer = DtypeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (2,), "topologies": ("random", "ring"),
+           "float64_sizes": (128,), "float64_series": ("random/d2",), "budget_s": 1e9, "cap_s": 10.0}
+    return mm.sweep(cfg, methods=[DENSE, FW64, SSSP]), timer, cfg
+
+
+def test_float64_twins_run_the_float64_families_on_fractional_weights(dtype_sweep):
+    result, timer, cfg = dtype_sweep
+    df = mm.frame(result.records)
+    wide = df[df["dtype"] == "float64"]
+    # only the chosen cell, only the float64 families' methods (not pandey's R-Kleene, not SciPy)
+    assert set(wide["graph"]) == {"random-n128-d2-f64"} and set(wide["n"]) == {128}
+    assert set(wide["key"]) == {FW64.key, SSSP.key}
+    assert set(wide["problem"]) == {"apsp", "sssp"} and wide["ok"].all()
+    assert (wide["series"] == "random/d2" + mm.FLOAT64_SERIES).all()
+    assert (wide["base_series"] == "random/d2").all()
+    w64, w32 = timer.weights["random-n128-d2-f64"], timer.weights["random-n128-d2"]
+    assert w64.dtype == np.float64 and np.all((w64 - w32 >= 0) & (w64 - w32 < 1))
+    assert np.any(w64 != np.round(w64))  # fractional: no kernel can take the integer path
+    assert any(c.get("dtype") == "float64" and c["graph"] == "random-n128-d2-f64" for c in result.cells)
+    # the int32 maps are unchanged by the twins
+    assert (mm.winners(df, "apsp")["n"] == 128).sum() == 2  # random and ring cells, no float64 cell
+    assert not df[df["dtype"] == "int32"]["graph"].str.endswith("-f64").any()
+
+
+def test_float64_rows_reach_the_decision_table(dtype_sweep, tmp_path, monkeypatch):
+    result, _, cfg = dtype_sweep
+    monkeypatch.setattr(mm.gpu, "available", lambda: True)
+    table = mm.write_decision_table(result.records, {**cfg, "profile": "default"}, tmp_path / "t.csv")
+    wide = table[table["dtype"] == "float64"]
+    assert set(wide["method"]) == {FW64.key, SSSP.key} and (wide["n"] == 128).all()
+    assert set(table["dtype"]) == {"int32", "float64"}
+
+
+def test_dtype_comparison_sets_float64_beside_int32_of_the_same_family(dtype_sweep):
+    result, _, _ = dtype_sweep
+    peaks = {"minplus_float64_per_s": 1e9}
+    cmp = mm.dtype_comparison(mm.frame(result.records), peaks)
+    fw = cmp[(cmp["family"] == "FW")].iloc[0]
+    assert fw["int32_method"] == fw["float64_method"] == FW64.key and fw["n"] == 128
+    assert fw["float64_over_int32"] == pytest.approx(2.0)
+    assert fw["of_float64_peak"] == pytest.approx(128 ** 3 / (fw["float64_ms"] * 1e-3) / 1e9)
+    harish = cmp[(cmp["family"] == "harish") & (cmp["problem"] == "sssp")].iloc[0]
+    assert harish["float64_over_int32"] == pytest.approx(1.25) and np.isnan(harish["of_float64_peak"])
+    assert set(cmp["series"]) == {"random/d2"}
+    assert mm.dtype_comparison(mm.frame([]), peaks).empty
+
+
+def _cmp_row(family, n, of_peak=np.nan, int_ms=1.0, f64_ms=1.0, problem="apsp", series="random/d8"):
+    return {"family": family, "problem": problem, "series": series, "n": n, "m": 8 * n,
+            "int32_ms": int_ms, "float64_ms": f64_ms, "float64_over_int32": f64_ms / int_ms,
+            "extrapolated": False, "float64_T_per_s": 1.0, "of_float64_peak": of_peak}
+
+
+def test_dtype_verdicts_judge_the_best_family_per_cell_against_the_targets():
+    dense = pd.DataFrame([_cmp_row("FW", 8192, 0.85), _cmp_row("blocked_fw", 8192, 0.3),
+                          _cmp_row("FW", 1024, 0.1)])  # below n = 8192: not judged
+    road = pd.DataFrame([_cmp_row("D", 264346, int_ms=10.0, f64_ms=14.0, problem="road_sssp"),
+                         _cmp_row("worklist", 264346, int_ms=8.0, f64_ms=13.0, problem="road_sssp")])
+    out = mm.dtype_verdicts(dense, road, "USA-road-d.NY")
+    assert out[0]["holds"] is True and "FW 85%" in out[0]["measured"]
+    assert out[1]["holds"] is False and out[1]["measured"].startswith("1.62x")  # 13 / 8: fastest of each
+    slow = pd.DataFrame([_cmp_row("FW", 8192, 0.85), _cmp_row("FW", 16384, 0.79, series="road")])
+    assert mm.dtype_verdicts(slow, road.iloc[:1], "NY")[0]["holds"] is False
+    assert mm.dtype_verdicts(slow, road.iloc[:1], "NY")[1]["holds"] is True  # 14 / 10
+    none = mm.dtype_verdicts(mm.dtype_comparison(mm.frame([])), mm.dtype_comparison(mm.frame([])), "NY")
+    assert [v["holds"] for v in none] == [None, None] and all("not run" in v["measured"] for v in none)
+    assert all(any(e.matches(v["claim"]) for e in mm.EVIDENCE) for v in out)
+
+
+def test_road_sssp_runs_every_sssp_family_in_both_weight_types(monkeypatch):
+    timer = DtypeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = mm.config("smoke")
+    recs = mm.road_sssp(cfg, methods=[DENSE, FW64, SSSP, registry.get("fast", "sssp_worklist")])
+    df = mm.frame(recs)
+    assert set(df["experiment"]) == {"road_sssp"} and len(df) == 4  # 2 SSSP methods x 2 weight types
+    assert set(zip(df["key"], df["dtype"])) == {(k, d) for k in (SSSP.key, "fast:sssp_worklist")
+                                                for d in ("int32", "float64")}
+    assert df.loc[df["dtype"] == "float64", "graph"].str.endswith("-f64").all()
+    assert mm.road_graph(cfg["road"]).is_stand_in
+    road = mm.dtype_comparison(df, {})
+    assert set(road["family"]) == {"harish", "worklist"} and (road["float64_over_int32"] == 1.25).all()
+
+
+def test_dtype_verdicts_name_their_records_through_evidence(dtype_sweep, tmp_path, monkeypatch):
+    from apsp_kernels import provenance, report, verdicts
+    result, _, cfg = dtype_sweep
+    monkeypatch.setattr(mm, "DENSE_TARGET", (128, 0.8))
+    monkeypatch.setattr(mm, "EVIDENCE", [mm.Evidence(r"float64 dense APSP", "apsp",
+                                                      method=("rkleene", "fw_tiled_shared"),
+                                                      where="n >= 128 and graph.str.endswith('-f64')"),
+                                         mm.EVIDENCE[1]])
+    monkeypatch.setattr(mm.timing, "run", DtypeTimer())
+    report.save_records(result.records, tmp_path, "apsp")
+    road = mm.road_sssp(cfg, methods=[SSSP])
+    report.save_records(road, tmp_path, "road_sssp")
+    mm.analyse_dtypes(result.records, road, {"minplus_float64_per_s": 1e6}, cfg, tmp_path)
+    df = verdicts.annotate(tmp_path, mm.EVIDENCE)
+    frame = verdicts.load_records(tmp_path)
+    by_id = dict(zip(frame["id"], frame["graph"]))
+    dense, sssp = df.iloc[0], df.iloc[1]
+    assert dense["records"] and all(by_id[i] == "random-n128-d2-f64" for i in dense["records"].split())
+    assert len(sssp["records"].split()) == 2 and sssp["basis"] != provenance.NOT_RUN
+    assert (tmp_path / "table_dtype.csv").exists() and (tmp_path / "table_dtype_road.csv").exists()
+
+
+def test_a_float64_twin_starts_from_its_int32_series_cap_but_not_its_dominance(monkeypatch):
+    timer = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", timer)
+    cfg = {**mm.config("smoke"), "sizes": (64, 128), "densities": (8,), "topologies": ("random",),
+           "cap_s": 1e-4, "budget_s": 1e9, "float64_sizes": (128,), "float64_series": ("random/d8",)}
+    df = mm.frame(mm.sweep(cfg, methods=[SSSP]).records)
+    wide = df[(df["dtype"] == "float64")].set_index("problem")["skipped"]
+    assert wide["sssp"].startswith("capped at n=128") and wide["sssp"].endswith("(in its int32 series)")
+    assert wide["apsp"].startswith("capped at n=64") and wide["apsp"].endswith("(in its int32 series)")
+    stopped = {(SSSP.key, "apsp", "road"): "dominated: 20x slower", (SSSP.key, "sssp", "road"): "capped"}
+    assert mm.int32_series((SSSP.key, "apsp", "road/f64"), {}, stopped) is None
+    assert mm.int32_series((SSSP.key, "sssp", "road/f64"), {}, stopped) == (SSSP.key, "sssp", "road")
+    assert mm.int32_series((SSSP.key, "sssp", "road"), {}, stopped) is None
+
+
+def _row(family, dtype, n, m, ms, problem="all_pairs"):
+    from apsp_kernels.csgraph.families import FAMILIES
+    return {"problem": problem, "dtype": dtype, "n": n, "m": m, "family": family,
+            "method": FAMILIES[family].key(dtype, False), "time_ms": ms, "device": "x",
+            "source": f"{problem} on g"}
+
+
+@pytest.fixture
+def float64_graph():
+    from apsp_kernels import generators
+    return mm.as_float64(generators.random_digraph(4096, 32768, w_max=100, seed=0))
+
+
+def test_auto_uses_measured_float64_rows_when_the_table_has_them(monkeypatch, float64_graph):
+    g = float64_graph
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    table = pd.DataFrame([_row("FW", "int32", 4096, 32768, 10.0), _row("FW", "float64", 4096, 32768, 30.0),
+                          _row("D", "int32", 4096, 32768, 20.0), _row("D", "float64", 4096, 32768, 25.0)],
+                         columns=auto.COLUMNS)
+    choice = auto.choose(g, g.n, False, table)
+    est = {name: (ms, note) for name, ms, note in choice.candidates}
+    assert est["FW"][0] == pytest.approx(30.0) and est["D"][0] == pytest.approx(25.0)
+    assert "not measured" not in est["FW"][1] + est["D"][1]
+    assert choice.family == "D" and "estimated" not in choice.reason
+
+
+def test_auto_scales_the_32_bit_rows_of_a_family_without_float64_rows(monkeypatch, float64_graph):
+    g = float64_graph
+    monkeypatch.setattr(auto.gpu, "available", lambda: True)
+    monkeypatch.setattr(auto.gpu, "free_bytes", lambda: 1 << 40)
+    table = pd.DataFrame([_row("FW", "int32", 4096, 32768, 1.0), _row("D", "int32", 4096, 32768, 20.0),
+                          _row("D", "float64", 4096, 32768, 25.0)], columns=auto.COLUMNS)
+    choice = auto.choose(g, g.n, False, table)
+    est = {name: (ms, note) for name, ms, note in choice.candidates}
+    assert est["FW"][0] == pytest.approx(1.0 * auto.FLOAT64_DENSE_FACTOR)
+    assert "float64 not measured: an estimate, the int32 rows" in est["FW"][1]
+    assert est["D"][0] == pytest.approx(25.0) and "not measured" not in est["D"][1]  # D's own rows
+    assert choice.family == "FW" and "no float64 rows for 'FW'" in choice.reason
+    sssp = pd.DataFrame([_row("D", "int32", 4096, 32768, 2.0, "single_source")], columns=auto.COLUMNS)
+    one = auto._estimate(auto.FAMILIES["D"], auto.index(sssp), g, 1, False)
+    assert one[0] == pytest.approx(2.0 * auto.FLOAT64_SPARSE_FACTOR) and "bytes per arc" in one[1]

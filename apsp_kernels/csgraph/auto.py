@@ -15,8 +15,10 @@ vertex keeps a sparse road network on the road-like rows, where matching on m wo
 with a denser random graph of about the same m. Families that do not fit in free GPU memory,
 or cannot take the weights (negative, float), are left out, each with the reason.
 
-float64 (the default for float weights) until the method map measures it: the estimate is the
-32-bit row's (float32 preferred, else int32) times a documented factor, and the Choice says it is
+float64 (the default for float weights): the method map measures the float64 families on
+float64 twins of some of its graphs (its dtype axis), and a family with float64 rows is estimated
+from them alone, like any other weight type. A family without float64 rows is estimated from its
+32-bit rows (float32 preferred, else int32) times a documented factor, and the Choice says it is
 an estimate. Dense families are bound by the (min,+) rate: x FLOAT64_DENSE_FACTOR = 14.6 / 3.4,
 the float32 and float64 (min,+) peaks measured on the H100 (T op/s). SSSP families are bound by
 memory traffic: x FLOAT64_SPARSE_FACTOR = 12 / 8, the bytes per arc read (4-byte index + 8-byte
@@ -232,7 +234,7 @@ def choose(g: Graph, k: int, predecessors: bool, table: pd.DataFrame | None = No
     reason = (f"fastest estimate for n={g.n}, m={g.m}, {k} source(s), {g.dtype} weights"
               if best[1] is not None else "no measurement applies: SciPy's order FW, D, BF")
     if best[1] is not None and "not measured: an estimate" in best[2]:
-        reason += " (estimated from the 32-bit rows, float64 not yet in the decision table)"
+        reason += f" (estimated from its 32-bit rows: the decision table has no float64 rows for {best[0]!r})"
     return Choice(best[0], cands, excluded, reason, table.summary)
 
 

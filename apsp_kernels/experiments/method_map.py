@@ -18,6 +18,13 @@ its series (recorded as skipped, with the ratio): it cannot win the next sizes, 
 goes to the methods that can. Every timed run is verified against the SciPy oracle (sampled
 rows on big graphs).
 
+A dtype axis (issue 29): the families that take float weights (FLOAT64_FAMILIES) run again on
+float64 twins of a few cells (``float64_sizes`` x ``float64_series``: the same graph, each weight
+plus a seeded fraction in [0, 1)), and every SSSP family on a road network (USA-road-d.NY) in
+int32 and float64 (:func:`road_sssp`); :func:`dtype_comparison` sets each float64 time beside the
+int32 time of the same family and graph, and the dense rates beside the same run's float64
+(min,+) peak.
+
 The verified, fully measured GPU runs become the decision table that
 ``apsp_kernels.shortest_path(method="auto")`` reads (:func:`write_decision_table`). The
 roofline (:func:`rates`, :func:`measure_peaks`) compares achieved (min,+)/s and GB/s with
@@ -35,11 +42,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import generators, gpu, host_cpu, registry, report, timing
+from .. import datasets, generators, gpu, host_cpu, registry, report, timing
 from ..errors import InputError
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record, solved_fewer_sources, to_frame
+from ..verdicts import Evidence
 from .okuyama import source_order  # seeded permutation: sampled sources and checked rows are prefixes
 
 TOPOLOGIES = ("random", "rmat", "road", "ring", "complete")
@@ -74,6 +82,12 @@ def config(profile: str) -> dict:
         "watchdog_s": 60.0,  # with a log: a run this long writes its stack there (see logged)
         "w_max": 100,
         "seed": 0,
+        # the dtype axis: these cells again with fractional float64 weights (FLOAT64_FAMILIES)
+        "float64_sizes": choose(profile, smoke=(128,), default=(1024, 8192), paper=(1024, 4096, 8192, 16384)),
+        "float64_series": ("random/d8", "road"),
+        # SSSP in int32 and float64 on a road network (issue 29's target: float64 within 1.5x)
+        "road": choose(profile, smoke={"kind": "road_like", "n": 2000, "m": 5200, "for": "NY"},
+                       default={"kind": "dataset", "name": "NY"}),
     }
 
 
@@ -98,6 +112,28 @@ def dense_keys(methods=None) -> set[str]:
 
 def reference_method() -> registry.Method:
     return registry.get(*REFERENCE)
+
+
+FLOAT64_FAMILIES = ("D", "harish", "spmv", "worklist", "multi_source", "BF", "FW", "blocked_fw")
+DENSE_FAMILIES = ("FW", "blocked_fw")
+FLOAT64_SERIES = "/f64"  # suffix of a float64 twin's series (its graph's name ends "-f64")
+
+
+def float64_methods(methods=None) -> list[registry.Method]:
+    """The methods among ``methods`` (default: the map's) that run FLOAT64_FAMILIES on float64
+    graphs (csgraph.families: what ``shortest_path`` runs for float input)."""
+    from ..csgraph.families import FAMILIES
+    keys = {FAMILIES[f].float64 for f in FLOAT64_FAMILIES}
+    return [m for m in (map_methods() if methods is None else methods) if m.key in keys]
+
+
+def as_float64(g: Graph, seed: int = 0) -> Graph:
+    """The float64 twin of ``g``: the same arcs, each weight plus a seeded fraction in [0, 1)
+    (fractional, so no kernel can take the integer path), named ``<name>-f64`` (the suffix
+    auto.table_from_records reads as the weight type)."""
+    w = np.asarray(g.weights, dtype=np.float64) + np.random.default_rng(seed).random(g.m)
+    return Graph(g.n, g.indptr, g.indices, w, name=f"{g.name}-f64",
+                 meta={**g.meta, "weights": "integer + seeded fraction in [0, 1), float64"})
 
 
 # ------------------------------------------------------------------ graphs
@@ -347,41 +383,20 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
     last_m: dict[tuple, int] = {}    # arcs of each series' latest cell
     out = Sweep()
     start = clock()
-    todo = cells(cfg)
-    for cell in report.progress(todo, desc="method map cells", total=len(todo)):
-        remaining = cfg["budget_s"] - (clock() - start)
-        extra = {"topology": cell["topology"], "density": cell["density"], "series": cell["series"]}
-        name = f"{cell['series']}-n{cell['n']}"
-        why, g = "", None
-        t0 = clock()
-        if cell["m"] > cfg["max_arcs"]:
-            why = f"graph not built: {cell['m']:,} arcs > max_arcs {cfg['max_arcs']:,} of the profile"
-        elif remaining <= 0:
-            why = f"the sweep's time budget of {cfg['budget_s']:g} s is spent"
-        else:
-            try:
-                with logged(log, f"graph {name} m={cell['m']:,}", cfg["watchdog_s"]):
-                    g = make_graph(cell["topology"], cell["n"], cell["density"], cfg)
-            except InputError as exc:  # e.g. R-MAT cannot draw that many distinct arcs
-                why = f"graph not built: {exc}"
-        if why:
-            out.cells.append({**cell, "status": why})
-            for method, per_src in entries:
-                for problem in (("sssp", "apsp") if per_src else ("apsp",)):
-                    out.records.append(_skipped(method, problem, name, cell["n"], cell["m"], why,
-                                                cfg, extra))
-            continue
-        out.cells.append({**cell, "m": g.m, "graph": g.name, "generate_s": clock() - t0,
-                          "status": "built"})
-        first = len(out.records)
-        for method, per_src in entries:
+    f64_entries = [(m, per_source(m)) for m in float64_methods(methods)]
+
+    def run_graph(g: Graph, series: str, runs, extra: dict) -> None:
+        """Every (method, problem) of ``runs`` on ``g``: planned from its series, recorded."""
+        for method, per_src in runs:
             probe = None
             for problem in (("sssp", "apsp") if per_src else ("apsp",)):
-                key = (method.key, problem, cell["series"])
+                key = (method.key, problem, series)
                 if key not in history and key not in stopped:  # a series that starts late (R-MAT)
-                    twin = nearest_series(key, g.m, last_m, history, stopped)
+                    twin = int32_series(key, history, stopped)
+                    where = "its int32 series" if twin else ""
+                    twin = twin or nearest_series(key, g.m, last_m, history, stopped)
                     if twin in stopped:
-                        stopped[key] = f"{stopped[twin]} (in {twin[2]}, the nearest density)"
+                        stopped[key] = f"{stopped[twin]} (in {where or twin[2] + ', the nearest density'})"
                     elif twin is not None:
                         history[key] = list(history[twin])
                 if key in stopped:
@@ -410,8 +425,46 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
                         probe = plan.predicted_ms
                 elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
                     stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
+
+    todo = cells(cfg)
+    for cell in report.progress(todo, desc="method map cells", total=len(todo)):
+        remaining = cfg["budget_s"] - (clock() - start)
+        extra = {"topology": cell["topology"], "density": cell["density"], "series": cell["series"]}
+        name = f"{cell['series']}-n{cell['n']}"
+        why, g = "", None
+        t0 = clock()
+        if cell["m"] > cfg["max_arcs"]:
+            why = f"graph not built: {cell['m']:,} arcs > max_arcs {cfg['max_arcs']:,} of the profile"
+        elif remaining <= 0:
+            why = f"the sweep's time budget of {cfg['budget_s']:g} s is spent"
+        else:
+            try:
+                with logged(log, f"graph {name} m={cell['m']:,}", cfg["watchdog_s"]):
+                    g = make_graph(cell["topology"], cell["n"], cell["density"], cfg)
+            except InputError as exc:  # e.g. R-MAT cannot draw that many distinct arcs
+                why = f"graph not built: {exc}"
+        if why:
+            out.cells.append({**cell, "status": why})
+            for method, per_src in entries:
+                for problem in (("sssp", "apsp") if per_src else ("apsp",)):
+                    out.records.append(_skipped(method, problem, name, cell["n"], cell["m"], why,
+                                                cfg, extra))
+            continue
+        out.cells.append({**cell, "m": g.m, "graph": g.name, "dtype": "int32",
+                          "generate_s": clock() - t0, "status": "built"})
+        first = len(out.records)
+        run_graph(g, cell["series"], entries, extra)
         if g.n >= cfg.get("dominated_from_n", 0):
             stopped.update(dominated(out.records[first:], g, cell["series"], cfg["dominated_x"]))
+        if f64_entries and cell["n"] in cfg["float64_sizes"] and cell["series"] in cfg["float64_series"]:
+            twin, series = as_float64(g, cfg["seed"]), cell["series"] + FLOAT64_SERIES
+            out.cells.append({**cell, "m": twin.m, "graph": twin.name, "dtype": "float64",
+                              "generate_s": 0.0, "status": "built"})
+            first = len(out.records)
+            run_graph(twin, series, f64_entries, {**extra, "series": series, "dtype": "float64"})
+            if g.n >= cfg.get("dominated_from_n", 0):
+                stopped.update(dominated(out.records[first:], twin, series, cfg["dominated_x"]))
+            del twin
         del g
         if out_dir is not None:
             save(out, out_dir)
@@ -421,11 +474,25 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
     return out
 
 
+def int32_series(key: tuple, history: dict, stopped: dict):
+    """For a float64 twin's series that has not run yet, the int32 series of the same graphs: its
+    times predict the first float64 run (float64 is not faster), its cap or error stops it; its
+    dominance does not (the float64 times are wanted beside the int32 ones). None otherwise."""
+    if not key[2].endswith(FLOAT64_SERIES):
+        return None
+    base = (key[0], key[1], key[2].removesuffix(FLOAT64_SERIES))
+    if base in history or (base in stopped and not stopped[base].startswith("dominated")):
+        return base
+    return None
+
+
 def nearest_series(key: tuple, m: int, last_m: dict, history: dict, stopped: dict):
     """The series of the same method and problem whose latest cell (measured or stopped) had the
     arc count nearest to ``m`` (in log): a series that starts at a large n (R-MAT's densest)
     borrows its prediction, or its stop, instead of running blind. None when there is none."""
-    twins = [k for k in last_m if k[:2] == key[:2] and k != key and (k in history or k in stopped)]
+    wide = key[2].endswith(FLOAT64_SERIES)
+    twins = [k for k in last_m if k[:2] == key[:2] and k != key and (k in history or k in stopped)
+             and k[2].endswith(FLOAT64_SERIES) == wide]
     return min(twins, key=lambda k: abs(math.log(max(last_m[k], 1) / max(m, 1))), default=None)
 
 
@@ -461,6 +528,8 @@ def frame(records) -> pd.DataFrame:
     df["problem"] = df["experiment"]
     for col in ("topology", "density", "series", "timed_sources", "scale", "predicted_ms"):
         df[col] = [i.get(col) for i in info]
+    df["dtype"] = [i.get("dtype", "int32") for i in info]
+    df["base_series"] = df["series"].fillna("").str.removesuffix(FLOAT64_SERIES)
     df["scale"] = df["scale"].fillna(1.0).astype(float)
     df["time_ms"] = df["time_ms_median"]
     df["on_gpu"] = df["timing_scope"] != "cpu"
@@ -482,7 +551,7 @@ def winners(df: pd.DataFrame, problem: str) -> pd.DataFrame:
     winner's (the cell's winner is then not established).
     """
     rows = []
-    sub = df[df["problem"] == problem]
+    sub = df[(df["problem"] == problem) & (df["dtype"] == "int32")]  # float64: dtype_comparison
     for (topo, dens, n), cell in sub.groupby(["topology", "density", "n"], sort=True):
         ok = cell[cell["on_gpu"] & cell["ok"]].sort_values("time_ms")
         ref = cell[~cell["on_gpu"] & cell["ok"]]
@@ -510,16 +579,16 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
     skips are not failures)."""
     bad = df[df["skipped"].str.startswith("error") | (df["time_ms"].notna() & ~df["verified"])
              | df["short_of_sources"]]
-    return bad[["key", "problem", "graph", "n", "m", "verified", "short_of_sources", "max_error", "skipped"]]
+    return bad[["key", "problem", "dtype", "graph", "n", "m", "verified", "short_of_sources", "max_error", "skipped"]]
 
 
 def coverage(df: pd.DataFrame) -> pd.DataFrame:
-    """Per method and problem: runs measured, verified, extrapolated, skipped (and why)."""
+    """Per method, problem and weight type: runs measured, verified, extrapolated, skipped (and why)."""
     def reasons(s):
         kinds = s[s != ""].str.extract(r"^(error|predicted|capped|graph not built|the sweep|skipped after"
                                        r"|dominated|no CUDA)", expand=False).fillna("other")
         return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
-    g = df.groupby(["key", "problem"])
+    g = df.groupby(["key", "problem", "dtype"])
     return pd.DataFrame({"measured": g["time_ms"].count(), "verified": g["ok"].sum(),
                          "extrapolated": g["extrapolated"].sum(),
                          "largest_n": g.apply(lambda x: x.loc[x["ok"], "n"].max()),
@@ -555,7 +624,7 @@ def rates(df: pd.DataFrame, dense_keys: set) -> pd.DataFrame:
     methods, GB/s = sweeps x csr_bytes / time for the SSSP-based ones (unscaled time of the
     sources actually timed)."""
     rows = []
-    for r in df[(df["problem"] == "apsp") & df["on_gpu"] & df["ok"]].itertuples():
+    for r in df[(df["problem"] == "apsp") & df["on_gpu"] & df["ok"] & (df["dtype"] == "int32")].itertuples():
         t = r.time_ms / r.scale * 1e-3
         if r.key in dense_keys:
             rows.append({"key": r.key, "kind": "dense", "topology": r.topology, "n": r.n, "m": r.m,
@@ -767,3 +836,128 @@ PEAK_UNITS = {"minplus_int32_per_s": "T (min,+)/s", "minplus_float32_per_s": "T 
 def peaks_table(peaks: dict) -> pd.DataFrame:
     return pd.DataFrame([{"ceiling": k, "value": v / UNIT_SCALE[PEAK_UNITS[k]], "unit": PEAK_UNITS[k]}
                          for k, v in peaks.items() if k in PEAK_UNITS])
+
+
+# ------------------------------------------------------------------ the dtype axis (issue 29)
+def road_graph(spec: dict) -> Graph:
+    """The road network of :func:`road_sssp`: a dataset (or its labelled stand-in) or, in the
+    smoke profile, a small road-like graph labelled as the stand-in it is."""
+    if spec["kind"] == "dataset":
+        return datasets.load_or_stand_in(spec["name"])
+    g = generators.road_like(spec["n"], spec["m"], seed=0)
+    label = f"small stand-in for USA-road-d.{spec['for']} ({g.meta.get('label', 'road-like')})"
+    return Graph(g.n, g.indptr, g.indices, g.weights, name=f"{g.name}-for-{spec['for']}",
+                 meta={**g.meta, "stand_in": True, "label": label})
+
+
+def road_sssp(cfg: dict, methods=None, log=None) -> list[Record]:
+    """One source (the seeded order's first) of the road network, by every SSSP family of
+    FLOAT64_FAMILIES, on its int32 weights and on its float64 twin (:func:`as_float64`); each run
+    verified against the oracle. Experiment ``road_sssp``; the map's ``dtype`` in the stats."""
+    g = road_graph(cfg["road"])
+    source = source_order(g.n, cfg["seed"])[:1].copy()
+    out = []
+    for graph, dtype in ((g, "int32"), (as_float64(g, cfg["seed"]), "float64")):
+        extra = {"topology": "road", "density": g.m / g.n, "series": "road_network", "dtype": dtype}
+        for method in (m for m in float64_methods(methods) if per_source(m)):
+            plan = Plan(k=1, sources=source, verify_rows=np.arange(1), repeats=cfg["repeats"])
+            with logged(log, f"{method.key} road_sssp {graph.name} ({dtype})", cfg["watchdog_s"]):
+                out.append(run_planned(method, "road_sssp", graph, plan, cfg, extra))
+    return out
+
+
+def dtype_comparison(df: pd.DataFrame, peaks: dict | None = None) -> pd.DataFrame:
+    """Per family of FLOAT64_FAMILIES and float64 run (verified, on the GPU): its time beside the
+    int32 time of the same family on the same graph and problem (the family's int32 method:
+    csgraph.families; all-pairs times scaled to n sources, ``extrapolated`` when either is), the ratio, and for the dense families the float64 rate n^3 / time
+    and its fraction of the same run's float64 (min,+) peak (``minplus_float64_per_s``).
+    ``df``: :func:`frame` of the sweep's records, of :func:`road_sssp`'s, or of both."""
+    from ..csgraph.families import FAMILIES
+    peak = (peaks or {}).get("minplus_float64_per_s")
+    ok = df[df["on_gpu"] & df["ok"]] if len(df) else df
+    rows = []
+    for name in FLOAT64_FAMILIES if len(ok) else ():
+        fam = FAMILIES[name]
+        narrow = ok[(ok["key"] == fam.int32) & (ok["dtype"] == "int32")]
+        for r in ok[(ok["key"] == fam.float64) & (ok["dtype"] == "float64")].itertuples():
+            same = narrow[(narrow["problem"] == r.problem) & (narrow["base_series"] == r.base_series)
+                          & (narrow["n"] == r.n)]
+            int_ms = float(same["time_ms"].iloc[0]) if len(same) else np.nan
+            dense = name in DENSE_FAMILIES
+            rate = float(r.n) ** 3 / (r.time_ms * 1e-3) if dense else np.nan
+            rows.append({"family": name, "problem": r.problem, "series": r.base_series, "n": int(r.n),
+                         "m": int(r.m), "int32_method": fam.int32, "int32_ms": int_ms,
+                         "float64_method": fam.float64, "float64_ms": float(r.time_ms),
+                         "float64_over_int32": float(r.time_ms) / int_ms,
+                         "extrapolated": bool(r.extrapolated or (len(same) and same["extrapolated"].iloc[0])),
+                         "float64_T_per_s": rate / 1e12,
+                         "of_float64_peak": rate / peak if dense and peak else np.nan})
+    return pd.DataFrame(rows, columns=["family", "problem", "series", "n", "m", "int32_method", "int32_ms",
+                                       "float64_method", "float64_ms", "float64_over_int32",
+                                       "extrapolated", "float64_T_per_s", "of_float64_peak"])
+
+
+DENSE_TARGET = (8192, 0.8)  # issue 29: float64 dense APSP at >= 80 % of the float64 peak for n >= 8192
+SSSP_TARGET = 1.5           # issue 29: float64 SSSP on NY within 1.5x of the int32 time
+
+
+def dtype_verdicts(sweep_cmp: pd.DataFrame, road_cmp: pd.DataFrame, road: str) -> list[dict]:
+    """The issue's two float64 targets, judged from :func:`dtype_comparison` tables: the best
+    dense family of each float64 cell with n >= 8192 against the same run's float64 peak, and
+    the fastest float64 SSSP family on the road network ``road`` against the fastest int32 one
+    (what ``method="auto"`` would run in each weight type)."""
+    n_min, share = DENSE_TARGET
+    dense = sweep_cmp[sweep_cmp["family"].isin(DENSE_FAMILIES) & (sweep_cmp["problem"] == "apsp")
+                      & (sweep_cmp["n"] >= n_min) & sweep_cmp["of_float64_peak"].notna()]
+    if dense.empty:
+        holds, measured = None, f"not run (no verified float64 dense run with n >= {n_min} and a measured peak)"
+    else:
+        best = dense.loc[dense.groupby(["series", "n"])["of_float64_peak"].idxmax()]
+        holds = bool((best["of_float64_peak"] >= share).all())
+        measured = "; ".join(f"{r.family} {r.of_float64_peak:.0%} ({r.float64_T_per_s:.3g} T/s) on {r.series} "
+                             f"n={r.n}" for r in best.itertuples())
+    out = [{"claim": f"float64 dense APSP reaches >= {share:.0%} of the same run's float64 (min,+) peak "
+                     f"for n >= {n_min} (issue 29, the project's target)",
+            "published": f">= {share:.0%} of the float64 (min,+) peak", "measured": measured, "holds": holds,
+            "note": "best dense family (FW, blocked_fw) per float64 cell; rate n^3 / kernel time"}]
+    sssp = road_cmp[~road_cmp["family"].isin(DENSE_FAMILIES)] if len(road_cmp) else road_cmp
+    if len(sssp) == 0 or sssp["int32_ms"].isna().all():
+        holds, measured = None, "not run (no verified int32 and float64 SSSP pair on the road network)"
+    else:
+        wide, narrow = sssp.loc[sssp["float64_ms"].idxmin()], sssp.loc[sssp["int32_ms"].idxmin()]
+        ratio = wide["float64_ms"] / narrow["int32_ms"]
+        holds = bool(ratio <= SSSP_TARGET)
+        measured = (f"{ratio:.2f}x: float64 {wide['family']} {wide['float64_ms']:.3g} ms vs int32 "
+                    f"{narrow['family']} {narrow['int32_ms']:.3g} ms")
+    out.append({"claim": f"float64 SSSP on {road} is within {SSSP_TARGET:g}x of the int32 time "
+                         f"(issue 29, the project's target)",
+                "published": f"<= {SSSP_TARGET:g}x", "measured": measured, "holds": holds,
+                "note": "fastest verified family in each weight type, one source; per family: table_dtype_road"})
+    return out
+
+
+def road_label(cfg: dict) -> str:
+    return f"USA-road-d.{cfg['road'].get('name') or cfg['road']['for']}"
+
+
+def analyse_dtypes(records, road_records, peaks: dict, cfg: dict, output_dir) -> dict:
+    """The float64-vs-int32 tables of the sweep's float64 cells (``dtype``) and of the road
+    network (``dtype_road``), and the issue's two float64 verdicts, written to ``output_dir``."""
+    note = ("float64 twin: each integer weight plus a seeded fraction in [0, 1); same graph, problem "
+            "and family in int32 (the family's int32 method); kernel times (CUDA events), ms. "
+            "of_float64_peak: n^3 / time over the float64 (min,+) peak measured in this run.")
+    sweep_cmp = report.save_table(dtype_comparison(frame(records), peaks), output_dir, "dtype",
+                                  title="float64 beside int32 per family, problem and size", note=note)
+    road_cmp = report.save_table(dtype_comparison(frame(road_records), peaks), output_dir, "dtype_road",
+                                 title=f"SSSP from one source of {road_label(cfg)}: float64 beside int32",
+                                 note=note)
+    verdicts = report.add_verdicts(output_dir, dtype_verdicts(sweep_cmp, road_cmp, road_label(cfg)))
+    return {"dtype": sweep_cmp, "dtype_road": road_cmp, "verdicts": pd.DataFrame(verdicts)}
+
+
+# ------------------------------------------------------------------ what each verdict rests on
+EVIDENCE = [
+    Evidence(r"float64 dense APSP", "apsp", method=("rkleene", "fw_tiled_shared"),
+             where=f"n >= {DENSE_TARGET[0]} and graph.str.endswith('-f64')"),
+    Evidence(r"float64 SSSP on", "road_sssp"),
+]
