@@ -172,14 +172,35 @@ def _weighted_edges(G, weight, default):
     return ((u, v, d.get(weight, default)) for u, v, d in G.edges(data=True))
 
 
+def cached(G, weight) -> ArcGraph | None:
+    """NetworkX's cached conversion of ``G`` weighted by ``weight`` (missing weights 1), if any:
+    its weights were checked when it was made, and NetworkX drops it when ``G`` changes through
+    its methods (a change it cannot see, it would run on the cached graph anyway)."""
+    cache = getattr(G, "__networkx_cache__", None) or {}
+    for key, g in cache.get("backends", {}).get("apsp_kernels", {}).items():
+        if isinstance(g, ArcGraph) and key[0] == frozenset({(weight, 1)}) and g.weight == weight:
+            return g
+    return None
+
+
 def weights_usable(G, weight, nonnegative: bool) -> bool | str:
     """True, or why the edge weights of ``G`` under ``weight`` cannot run here: a value that is
-    not a finite number, or (``nonnegative``) a negative one. One pass over the edges."""
+    not a finite number, or (``nonnegative``) a negative one. One pass over the edges, none
+    where NetworkX holds a conversion for ``weight``."""
     if weight is None:
         return True
+    if not isinstance(G, ArcGraph):
+        G = cached(G, weight) or G
     if isinstance(G, ArcGraph):
         return "a negative weight: Dijkstra's answers are undefined" if nonnegative and G.negative else True
-    for *_, w in _weighted_edges(G, weight, 1):
+    values = [w for *_, w in _weighted_edges(G, weight, 1)]
+    w = np.asarray(values) if values else np.zeros(0)
+    if w.dtype.kind in "biuf":  # plain numbers: checked in NumPy
+        if not np.isfinite(w).all():
+            return f"edge attribute {weight!r} holds {w[~np.isfinite(w)][0]!r}, not a finite number"
+        negative = nonnegative and w.size and w.min() < 0
+        return "a negative weight: NetworkX's Dijkstra may raise or return wrong lengths" if negative else True
+    for w in values:
         if not isinstance(w, Number) or not np.isfinite(w):
             return f"edge attribute {weight!r} holds {w!r}, not a finite number"
         if nonnegative and w < 0:
