@@ -255,3 +255,58 @@ def test_declines_name_their_reason():
         assert isinstance(reason, str) and word in reason, (name, reason)
     assert BackendInterface.can_run("single_source_bellman_ford", (G, "s"), {}) is True
     assert BackendInterface.can_run("floyd_warshall", (G,), {}) is True
+
+
+# ----------------------------------------------------------------------------- the path builder
+def _random_forest(rng, n):
+    """Predecessors of a random forest on ``n`` vertices: a few roots (-1), each other vertex's
+    parent an earlier vertex of a random order; vertices left out of the targets play the
+    unreached ones."""
+    order = rng.permutation(n)
+    pred = np.full(n, -1, np.int64)
+    for k in range(1, n):
+        if rng.random() < 0.9:  # else a new root
+            pred[order[k]] = order[rng.integers(max(0, k - 4), k)]  # deep chains and bushes
+    return pred
+
+
+def _walked(pred, labels, t):
+    path = [labels[t]]
+    while pred[t] >= 0:
+        t = pred[t]
+        path.append(labels[t])
+    return path[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_path_builder_equals_walking_up_the_tree(seed):
+    """search.paths gives, for each target in the targets' order, exactly the labels on the walk
+    from its root, also where targets leave out ancestors (the builder adds them) or vertices
+    (unreached: no key), with string labels, and reversed for searches on reversed arcs."""
+    from types import SimpleNamespace
+
+    from apsp_kernels.nx_backend import search
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    pred = _random_forest(rng, n)
+    labels = [f"v{i}" for i in rng.permutation(n)] if seed % 2 else rng.permutation(n).tolist()
+    g = SimpleNamespace(nodes=labels)
+    targets = rng.permutation(n)[:int(rng.integers(0, n + 1))].tolist()
+    got = search.paths(g, pred, targets)
+    assert list(got) == [labels[t] for t in targets]
+    for t in targets:
+        assert got[labels[t]] == _walked(pred, labels, t)
+    back = search.paths(g, pred, targets, reverse=True)
+    assert list(back) == list(got) and all(back[k] == p[::-1] for k, p in got.items())
+    built = search.tree_paths(pred, labels, targets)
+    assert all(built[t] == _walked(pred, labels, t) for t in targets)
+    ancestors = {u for t in targets for u in range(n) if labels[u] in got[labels[t]]}
+    assert {i for i, p in enumerate(built) if p is not None} == ancestors
+
+
+def test_path_builder_depths():
+    from apsp_kernels.nx_backend import search
+
+    pred = np.array([-1, 0, 1, 2, -1, 4, 0, -1])
+    assert search.depths(pred).tolist() == [0, 1, 2, 3, 0, 1, 1, 0]
