@@ -310,3 +310,51 @@ def test_path_builder_depths():
 
     pred = np.array([-1, 0, 1, 2, -1, 4, 0, -1])
     assert search.depths(pred).tolist() == [0, 1, 2, 3, 0, 1, 1, 0]
+
+
+def _tie_graphs():
+    """Graphs where shortest paths tie often, in chains (a grid of equal weights) and here and
+    there (small integer weights), directed, undirected and multigraphs, with string labels."""
+    rng = np.random.default_rng(7)
+    out = {"grid": _grid()[0]}
+    for kind in (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph):
+        G = nx.gnm_random_graph(60, 240, seed=int(rng.integers(1 << 30)), directed=kind().is_directed())
+        G = kind(nx.relabel_nodes(G, {v: f"n{(v * 37) % 60}" for v in G}))
+        for u, v, *k in list(G.edges(keys=True) if G.is_multigraph() else G.edges()):
+            G.add_edge(u, v, *k, weight=int(rng.integers(1, 4)))
+        if G.is_multigraph():
+            G.add_edges_from((u, v, {"weight": 1}) for u, v in list(G.edges())[:20])
+        out[kind.__name__] = G
+    out["float"] = nx.DiGraph([(u, v, {"weight": float(rng.choice([0.5, 1.25, 1.75]))})
+                               for u, v in nx.gnm_random_graph(50, 200, seed=3, directed=True).edges()])
+    return out
+
+
+@pytest.mark.parametrize("graph", list(_tie_graphs().items()), ids=lambda x: x[0] if isinstance(x, tuple) else x)
+@pytest.mark.parametrize("cutoff", [None, 4])
+def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff):
+    """With positive weights the backend's Dijkstra dicts are NetworkX's own, key order and tie
+    choices included: the lengths, each path list, and the order of both dicts."""
+    from apsp_kernels.nx_backend import search
+
+    _, G = graph
+    nodes = list(G)
+    sources = [nodes[0], nodes[5], nodes[3]]
+    calls = [("single_source_dijkstra", (G, nodes[1]), {"cutoff": cutoff}),
+             ("single_source_dijkstra_path", (G, nodes[2]), {"cutoff": cutoff}),
+             ("single_source_dijkstra_path_length", (G, nodes[2]), {"cutoff": cutoff}),
+             ("multi_source_dijkstra", (G, sources), {"cutoff": cutoff}),
+             ("multi_source_dijkstra_path_length", (G, sources), {"cutoff": cutoff}),
+             ("dijkstra_path", (G, nodes[0], nodes[-1]), {})]
+    for name, args, kwargs in calls:
+        want = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend="networkx"))
+        got = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend=BACKEND))
+        assert got == want, name
+        for a, b in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, want))):
+            if isinstance(a, dict):
+                assert list(a.items()) == list(b.items()), name
+    rows = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend=BACKEND))
+    for v, want in nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="networkx"):
+        assert list(rows[v].items()) == list(want.items())
+    g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert search.nx_dijkstra(g, search.row(g, 0), [0]) is not None  # the exact path was taken

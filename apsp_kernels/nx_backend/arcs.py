@@ -41,6 +41,8 @@ class ArcGraph:
     directed: bool
     weight: str | None  # the edge attribute the weights came from; None: every edge weighs 1
     attrs: Attributes | None = None
+    pos: np.ndarray | None = None  # per arc: where dst comes in G's adjacency of src (NetworkX's
+    # order of relaxing the arcs of a vertex); None where unknown (reversed or relabelled arcs)
 
     @classmethod
     def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
@@ -60,7 +62,8 @@ class ArcGraph:
             attrs = Attributes(dict(G.graph), [dict(d) for d in G._node.values()],
                                [(index[e[0]], index[e[1]], e[2] if multi else None, dict(e[-1]))
                                 for e in listed], multi)
-        return cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs)
+        g = cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs)
+        return replace(g, pos=_positions(G, index, g))
 
     @classmethod
     def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs) -> "ArcGraph":
@@ -128,17 +131,19 @@ class ArcGraph:
 
     def without_loops(self) -> "ArcGraph":
         keep = self.src != self.dst
-        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None)
+        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None,
+                       pos=None if self.pos is None else self.pos[keep])
 
     @cached_property
     def reverse(self) -> "ArcGraph":
         """Every arc turned around (the graph itself when undirected)."""
         if not self.directed:
             return self
-        return replace(self, src=self.dst, dst=self.src, attrs=None)
+        return replace(self, src=self.dst, dst=self.src, attrs=None, pos=None)
 
     def relabel(self, nodes: list, attrs: Attributes | None) -> "ArcGraph":
-        return replace(self, nodes=nodes, index={v: i for i, v in enumerate(nodes)}, attrs=attrs)
+        return replace(self, nodes=nodes, index={v: i for i, v in enumerate(nodes)}, attrs=attrs,
+                       pos=None)
 
     # ------------------------------------------------------------------ back to NetworkX
     def to_nx(self):
@@ -162,6 +167,22 @@ class ArcGraph:
         else:
             G.add_edges_from((nodes[u], nodes[v], dict(d)) for u, v, _, d in a.edges)
         return G
+
+
+def _positions(G, index, g: ArcGraph) -> np.ndarray:
+    """For each arc of ``g`` (made from ``G``), the place of its head among its tail's
+    neighbours in ``G._adj`` (one Python pass over the adjacency)."""
+    adj = G._adj
+    n = max(len(index), 1)
+    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64)
+    counts = np.fromiter((len(nbrs) for nbrs in adj.values()), np.int64, len(adj))
+    tails = np.repeat(np.fromiter((index[u] for u in adj), np.int64, len(adj)), counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    place = np.arange(heads.size) - starts
+    key = tails * n + heads
+    order = np.argsort(key, kind="stable")
+    at = np.searchsorted(key[order], g.src * n + g.dst)
+    return place[order[at]]
 
 
 def _weighted_edges(G, weight, default):

@@ -111,6 +111,76 @@ def reached(row, keep=None) -> np.ndarray:
     return idx[np.lexsort((idx, row[idx]))]
 
 
+NX_ORDER_ROUNDS = 64  # refinements of NetworkX's order before giving up on it (see nx_dijkstra)
+
+
+def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
+    """(order, parent): the reached vertices in the order NetworkX's Dijkstra settles them (the
+    key order of its dicts) and the tree it builds its paths on (-1 at the sources), from the
+    final distances; None where they cannot be told apart that way (then the library's own
+    order and tree stand).
+
+    NetworkX pops (distance, push count): a vertex's last push is made by the first settled
+    tight in-arc, in settling order and then in G's adjacency order (``g.pos``); that arc's tail
+    is its path's parent. Settling ranks thus decide ties among nearer vertices only, so sorting
+    by (distance, parent's rank, adjacency place) from any first guess reaches NetworkX's order
+    in as many rounds as ties chain (one on a road graph, many on a grid of equal weights;
+    NX_ORDER_ROUNDS at most). None with zero-weight arcs (ties inside one distance), without
+    ``g.pos``, or where a rounded float distance has no tight arc into it."""
+    if g.pos is None:
+        return None
+    n = len(dist)
+    ok = np.isfinite(dist) if keep is None else np.isfinite(dist) & keep
+    src, dst, w, pos = g.src, g.dst, g.w, g.pos
+    arc = ok[src] & ok[dst] & (src != dst)
+    if (w[arc] == 0).any():
+        return None
+    is_source = np.zeros(n, bool)
+    is_source[sources] = True
+    arc &= (dist[src] + w == dist[dst]) & ~is_source[dst]
+    ts, td, tp = src[arc], dst[arc], pos[arc]
+    tight = np.bincount(td, minlength=n)
+    if (ok & ~is_source & (tight == 0)).any():
+        return None
+    parent = np.full(n, -1, np.int64)
+    third = np.zeros(n, np.int64)  # the parent arc's adjacency place; a source's place in sources
+    third[sources] = np.arange(len(sources))
+    parent[td], third[td] = ts, tp  # right where one arc is tight; the others are chosen below
+    many = tight[td] > 1
+    ms, md, mp = ts[many], td[many], tp[many]
+    reached = np.flatnonzero(ok)
+    order = reached[np.lexsort((third[reached], dist[reached]))]
+    d = dist[order]
+    tied = np.r_[d[1:] == d[:-1], False] | np.r_[False, d[1:] == d[:-1]]
+    at = np.flatnonzero(tied)  # places in ``order`` of the vertices that tie with another
+    group = np.cumsum(np.r_[True, d[1:] != d[:-1]])[at]
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(order.size)
+    for _ in range(NX_ORDER_ROUNDS):
+        first = np.lexsort((mp, rank[ms], md))
+        head = first[np.r_[True, md[first][1:] != md[first][:-1]]] if first.size else first
+        parent[md[head]], third[md[head]] = ms[head], mp[head]
+        if not at.size:
+            return order, parent
+        v = order[at]
+        second = np.where(is_source[v], -1, rank[parent[v]])
+        new = v[np.lexsort((third[v], second, group))]
+        if np.array_equal(new, v):
+            return order, parent
+        order[at] = new
+        rank[new] = at
+    return None
+
+
+def lengths_in_order(g: ArcGraph, dist, order, sources) -> dict:
+    """{node: length} in ``order`` (the sources as the int 0, as NetworkX's searches give)."""
+    values = dist[order].astype(np.int64) if g.integral else dist[order]
+    out = dict(zip(map(g.nodes.__getitem__, order.tolist()), values.tolist()))
+    for s in sources:
+        out[g.nodes[s]] = 0
+    return out
+
+
 def lengths(g: ArcGraph, row, sources=(), keep=None) -> dict:
     """{node: length} nearest first (the sources first, as the int 0)."""
     idx = reached(row, keep)
