@@ -332,11 +332,14 @@ def _tie_graphs():
 
 @pytest.mark.parametrize("graph", list(_tie_graphs().items()), ids=lambda x: x[0] if isinstance(x, tuple) else x)
 @pytest.mark.parametrize("cutoff", [None, 4])
-def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff):
-    """With positive weights the backend's Dijkstra dicts are NetworkX's own, key order and tie
-    choices included: the lengths, each path list, and the order of both dicts."""
+@pytest.mark.parametrize("rounds", [8, 0])
+def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff, rounds, monkeypatch):
+    """With positive weights the backend's Dijkstra and breadth-first dicts are NetworkX's own,
+    key order and tie choices included: the lengths, each path list, and the order of both
+    dicts; by refining all ties at once and (rounds=0) one group of ties after the other."""
     from apsp_kernels.nx_backend import search
 
+    monkeypatch.setattr(search, "NX_ORDER_ROUNDS", rounds)
     _, G = graph
     nodes = list(G)
     sources = [nodes[0], nodes[5], nodes[3]]
@@ -345,7 +348,11 @@ def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff):
              ("single_source_dijkstra_path_length", (G, nodes[2]), {"cutoff": cutoff}),
              ("multi_source_dijkstra", (G, sources), {"cutoff": cutoff}),
              ("multi_source_dijkstra_path_length", (G, sources), {"cutoff": cutoff}),
-             ("dijkstra_path", (G, nodes[0], nodes[-1]), {})]
+             ("dijkstra_path", (G, nodes[0], nodes[-1]), {}),
+             ("single_source_shortest_path", (G, nodes[1]), {"cutoff": cutoff}),
+             ("single_source_shortest_path_length", (G, nodes[1]), {"cutoff": cutoff}),
+             ("shortest_path", (G, nodes[2]), {}),
+             ("shortest_path", (G, nodes[2]), {"weight": "weight"})]
     for name, args, kwargs in calls:
         want = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend="networkx"))
         got = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend=BACKEND))
@@ -356,5 +363,8 @@ def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff):
     rows = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend=BACKEND))
     for v, want in nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="networkx"):
         assert list(rows[v].items()) == list(want.items())
+    hops = dict(nx.all_pairs_shortest_path(G, cutoff=cutoff, backend=BACKEND))
+    for v, want in nx.all_pairs_shortest_path(G, cutoff=cutoff, backend="networkx"):
+        assert list(hops[v].items()) == list(want.items())
     g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
     assert search.nx_dijkstra(g, search.row(g, 0), [0]) is not None  # the exact path was taken

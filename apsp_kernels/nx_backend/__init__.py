@@ -21,10 +21,12 @@ digit where two shortest paths tie and their sums round apart), float32 (about 7
 digits) only when ``nx.config.backends.apsp_kernels.float32`` is True.
 
 Dijkstra's dicts (``single_source_dijkstra``, ``multi_source_dijkstra``, their ``_path`` and
-``_path_length`` forms, ``all_pairs_dijkstra_path_length``, ``dijkstra_path``) are NetworkX's
-own, key order and paths included, wherever every arc weighs more than zero: NetworkX's settling
-order and tree follow from the library's distances and G's adjacency order (``search.nx_dijkstra``).
-Elsewhere (zero-weight arcs, Bellman-Ford, breadth-first searches, reversed searches) paths come
+``_path_length`` forms, ``all_pairs_dijkstra(_path)(_length)``, ``dijkstra_path``) are NetworkX's
+own, key order and paths included, wherever every arc weighs more than zero, and so are the
+breadth-first ones from a source (``single_source_shortest_path(_length)``,
+``all_pairs_shortest_path(_length)``, ``shortest_path(G, source)``): NetworkX's settling order and
+tree follow from the library's distances and G's adjacency order (``search.nx_dijkstra``).
+Elsewhere (zero-weight arcs, Bellman-Ford, searches towards a target) paths come
 from the library's predecessor tree (``return_predecessors=True``): where several paths are
 shortest, the one returned may differ from NetworkX's (NetworkX keeps the first found in its
 heap order); it is always a shortest path and the lengths equal NetworkX's. Predecessor
@@ -107,9 +109,9 @@ FUNCTIONS = {
     "single_source_shortest_path_length": f"One row. {_HOPS}",
     "single_target_shortest_path_length": f"One row on the reversed arcs. {_HOPS}",
     "all_pairs_shortest_path_length": f"{_BLOCKS} {_HOPS}",
-    "single_source_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
+    "single_source_shortest_path": f"One row with predecessors. {_HOPS} NetworkX's own dict, key order and paths included.",
     "single_target_shortest_path": f"One row with predecessors on the reversed arcs. {_HOPS} {_TREE}",
-    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} {_TREE}",
+    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} NetworkX's own dicts, key order and paths included.",
     "bidirectional_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
     "predecessor": f"One row; every predecessor one level up, nearest first. {_HOPS}",
     "shortest_path": f"{_GENERIC} {_TREE}",

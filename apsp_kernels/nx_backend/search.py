@@ -111,7 +111,7 @@ def reached(row, keep=None) -> np.ndarray:
     return idx[np.lexsort((idx, row[idx]))]
 
 
-NX_ORDER_ROUNDS = 64  # refinements of NetworkX's order before giving up on it (see nx_dijkstra)
+NX_ORDER_ROUNDS = 8  # refinements of NetworkX's order over all ties at once (see nx_dijkstra)
 
 
 def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
@@ -124,9 +124,11 @@ def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
     tight in-arc, in settling order and then in G's adjacency order (``g.pos``); that arc's tail
     is its path's parent. Settling ranks thus decide ties among nearer vertices only, so sorting
     by (distance, parent's rank, adjacency place) from any first guess reaches NetworkX's order
-    in as many rounds as ties chain (one on a road graph, many on a grid of equal weights;
-    NX_ORDER_ROUNDS at most). None with zero-weight arcs (ties inside one distance), without
-    ``g.pos``, or where a rounded float distance has no tight arc into it."""
+    in as many rounds as ties chain (one on a road graph); past NX_ORDER_ROUNDS, or at once
+    where groups of equal distance are few and large (equal weights: breadth-first levels), one
+    group after the other, nearest first. None with
+    zero-weight arcs (ties inside one distance), without ``g.pos``, or where a rounded float
+    distance has no tight arc into it."""
     if g.pos is None:
         return None
     n = len(dist)
@@ -156,20 +158,39 @@ def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
     group = np.cumsum(np.r_[True, d[1:] != d[:-1]])[at]
     rank = np.empty(n, np.int64)
     rank[order] = np.arange(order.size)
-    for _ in range(NX_ORDER_ROUNDS):
-        first = np.lexsort((mp, rank[ms], md))
+
+    def choose(arcs):  # each head's parent: the tight arc settled first, then first in adjacency
+        first = arcs[np.lexsort((mp[arcs], rank[ms[arcs]], md[arcs]))]
         head = first[np.r_[True, md[first][1:] != md[first][:-1]]] if first.size else first
         parent[md[head]], third[md[head]] = ms[head], mp[head]
-        if not at.size:
-            return order, parent
-        v = order[at]
+
+    def settle(places, groups):  # NetworkX's order within each group of equal distance
+        v = order[places]
         second = np.where(is_source[v], -1, rank[parent[v]])
-        new = v[np.lexsort((third[v], second, group))]
-        if np.array_equal(new, v):
+        new = v[np.lexsort((third[v], second, groups))]
+        order[places] = new
+        rank[new] = places
+        return not np.array_equal(new, v)
+
+    every = np.arange(md.size)
+    groups = int(group[-1] - group[0]) + 1 if at.size else 0
+    rounds = NX_ORDER_ROUNDS if groups * 256 > at.size else 0  # few large groups: by groups
+    for _ in range(rounds):  # all ties at once: as many rounds as ties chain
+        choose(every)
+        if not settle(at, group):
             return order, parent
-        order[at] = new
-        rank[new] = at
-    return None
+    # ties chain further (equal weights): one group after the other, nearest first
+    bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True]) if at.size else np.zeros(1, int)
+    member = np.full(n, -1, np.int64)
+    member[order[at]] = group
+    by_group = np.argsort(member[md], kind="stable")
+    cuts = np.searchsorted(member[md][by_group], group[bounds[:-1]])
+    ends = np.searchsorted(member[md][by_group], group[bounds[:-1]], side="right")
+    for a, b, c, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), cuts.tolist(), ends.tolist()):
+        choose(by_group[c:e])
+        settle(at[a:b], group[a:b])
+    choose(every)
+    return order, parent
 
 
 def lengths_in_order(g: ArcGraph, dist, order, sources) -> dict:
