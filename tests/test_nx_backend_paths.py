@@ -368,3 +368,20 @@ def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff, rounds, monkey
         assert list(hops[v].items()) == list(want.items())
     g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
     assert search.nx_dijkstra(g, search.row(g, 0), [0]) is not None  # the exact path was taken
+
+
+@pytest.mark.parametrize("kind", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
+def test_conversion_keeps_adjacency_places(kind):
+    """Each arc knows where its head comes among its tail's neighbours in G._adj (the order in
+    which NetworkX relaxes them), and the arcs are G's, the lightest of parallel edges."""
+    from apsp_kernels.nx_backend.arcs import ArcGraph
+
+    G = kind(nx.gnm_random_graph(25, 90, seed=4, directed=kind().is_directed()))
+    G.add_edges_from([(3, 3, {"weight": 2}), (5, 1, {"weight": 0.5}), (1, 5, {"weight": 7})])
+    g = ArcGraph.from_nx(G, "weight")
+    assert g.pos is not None and g.src.size == sum(map(len, G._adj.values()))
+    for u, v, place, w in zip(g.src.tolist(), g.dst.tolist(), g.pos.tolist(), g.w.tolist()):
+        assert list(G._adj[u]).index(v) == place
+        data = G[u][v]
+        assert w == (min(d.get("weight", 1) for d in data.values()) if G.is_multigraph()
+                     else data.get("weight", 1))

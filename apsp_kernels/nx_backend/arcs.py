@@ -48,13 +48,21 @@ class ArcGraph:
     def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
         nodes = list(G)
         index = {v: i for i, v in enumerate(nodes)}
-        edges = list(_weighted_edges(G, weight, default))
-        w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
+        pos = None
+        if G.is_multigraph():
+            edges = list(_weighted_edges(G, weight, default))
+            w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
+            src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
+            dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
+            both = not G.is_directed()
+        else:  # one pass over the adjacency: both directions of an undirected edge, in order
+            src, dst, pos = _adjacency(G, index)
+            w = (np.ones(src.size, np.int64) if weight is None else
+                 np.asarray(_adjacency_weights(G, weight, default)) if src.size else np.zeros(0, np.int64))
+            both = False
         if w.dtype.kind not in "biuf" or not np.isfinite(w).all():
             raise nx.NetworkXError(f"apsp_kernels takes finite numeric weights only; edge "
                                    f"attribute {weight!r} holds others (can_run declines these)")
-        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
-        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
         attrs = None
         if keep_attributes:
             multi = G.is_multigraph()
@@ -62,19 +70,24 @@ class ArcGraph:
             attrs = Attributes(dict(G.graph), [dict(d) for d in G._node.values()],
                                [(index[e[0]], index[e[1]], e[2] if multi else None, dict(e[-1]))
                                 for e in listed], multi)
-        g = cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs)
-        return replace(g, pos=_positions(G, index, g))
+        g = cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs, both, pos)
+        return g if pos is not None else replace(g, pos=_positions(G, index, g))
 
     @classmethod
-    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs) -> "ArcGraph":
+    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs, both=None,
+              pos=None) -> "ArcGraph":
+        """``both``: each edge given once, to be made an arc each way (default: undirected)."""
         n = max(len(nodes), 1)
-        if not directed:
+        if not directed if both is None else both:
             src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
         key = src * n + dst
         order = np.lexsort((w, key))  # the lightest parallel arc first
         key, w = key[order], w[order]
         first = np.r_[True, key[1:] != key[:-1]] if key.size else np.zeros(0, bool)
-        return cls(nodes, index, key[first] // n, key[first] % n, w[first], directed, weight, attrs)
+        if pos is not None:
+            pos = pos[order][first]
+        return cls(nodes, index, key[first] // n, key[first] % n, w[first], directed, weight, attrs,
+                   pos)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -169,6 +182,20 @@ class ArcGraph:
         return G
 
 
+def _adjacency(G, index):
+    """(tails, heads, places) of every entry of ``G._adj`` in its order."""
+    adj = G._adj
+    counts = np.fromiter(map(len, adj.values()), np.int64, len(adj))
+    tails = np.repeat(np.fromiter(map(index.__getitem__, adj), np.int64, len(adj)), counts)
+    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64, tails.size)
+    return tails, heads, np.arange(tails.size) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _adjacency_weights(G, weight, default) -> list:
+    """The weight of every entry of ``G._adj`` (not a multigraph) in its order."""
+    return [d.get(weight, default) for nbrs in G._adj.values() for d in nbrs.values()]
+
+
 def _positions(G, index, g: ArcGraph) -> np.ndarray:
     """For each arc of ``g`` (made from ``G``), the place of its head among its tail's
     neighbours in ``G._adj`` (one Python pass over the adjacency)."""
@@ -214,7 +241,8 @@ def weights_usable(G, weight, nonnegative: bool) -> bool | str:
         G = cached(G, weight) or G
     if isinstance(G, ArcGraph):
         return "a negative weight: Dijkstra's answers are undefined" if nonnegative and G.negative else True
-    values = [w for *_, w in _weighted_edges(G, weight, 1)]
+    values = ([w for *_, w in _weighted_edges(G, weight, 1)] if G.is_multigraph() else
+              _adjacency_weights(G, weight, 1))
     w = np.asarray(values) if values else np.zeros(0)
     if w.dtype.kind in "biuf":  # plain numbers: checked in NumPy
         if not np.isfinite(w).all():
