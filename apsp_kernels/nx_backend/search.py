@@ -132,7 +132,9 @@ def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
     if g.pos is None:
         return None
     n = len(dist)
+    sources = list(dict.fromkeys(sources))  # NetworkX settles a repeated source at its first push
     ok = np.isfinite(dist) if keep is None else np.isfinite(dist) & keep
+    ok[sources] = True  # settled before any cutoff is read
     src, dst, w, pos = g.src, g.dst, g.w, g.pos
     arc = ok[src] & ok[dst] & (src != dst)
     if (w[arc] == 0).any():
