@@ -331,7 +331,7 @@ def _tie_graphs():
 
 
 @pytest.mark.parametrize("graph", list(_tie_graphs().items()), ids=lambda x: x[0] if isinstance(x, tuple) else x)
-@pytest.mark.parametrize("cutoff", [None, 4])
+@pytest.mark.parametrize("cutoff", [None, 4, -1])
 @pytest.mark.parametrize("rounds", [8, 0])
 def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff, rounds, monkeypatch):
     """With positive weights the backend's Dijkstra and breadth-first dicts are NetworkX's own,
@@ -342,7 +342,7 @@ def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff, rounds, monkey
     monkeypatch.setattr(search, "NX_ORDER_ROUNDS", rounds)
     _, G = graph
     nodes = list(G)
-    sources = [nodes[0], nodes[5], nodes[3]]
+    sources = [nodes[0], nodes[5], nodes[3], nodes[0]]
     calls = [("single_source_dijkstra", (G, nodes[1]), {"cutoff": cutoff}),
              ("single_source_dijkstra_path", (G, nodes[2]), {"cutoff": cutoff}),
              ("single_source_dijkstra_path_length", (G, nodes[2]), {"cutoff": cutoff}),
