@@ -109,9 +109,11 @@ FUNCTIONS = {
     "single_source_shortest_path_length": f"One row. {_HOPS}",
     "single_target_shortest_path_length": f"One row on the reversed arcs. {_HOPS}",
     "all_pairs_shortest_path_length": f"{_BLOCKS} {_HOPS}",
-    "single_source_shortest_path": f"One row with predecessors. {_HOPS} NetworkX's own dict, key order and paths included.",
+    "single_source_shortest_path": f"One row with predecessors. {_HOPS} NetworkX's own dict, key "
+        "order and paths included.",
     "single_target_shortest_path": f"One row with predecessors on the reversed arcs. {_HOPS} {_TREE}",
-    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} NetworkX's own dicts, key order and paths included.",
+    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} NetworkX's own "
+        "dicts, key order and paths included.",
     "bidirectional_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
     "predecessor": f"One row; every predecessor one level up, nearest first. {_HOPS}",
     "shortest_path": f"{_GENERIC} {_TREE}",

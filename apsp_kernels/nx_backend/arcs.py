@@ -57,8 +57,8 @@ class ArcGraph:
             both = not G.is_directed()
         else:  # one pass over the adjacency: both directions of an undirected edge, in order
             src, dst, pos = _adjacency(G, index)
-            w = (np.ones(src.size, np.int64) if weight is None else
-                 np.asarray(_adjacency_weights(G, weight, default)) if src.size else np.zeros(0, np.int64))
+            w = (np.ones(src.size, np.int64) if weight is None or not src.size else
+                 np.asarray(_adjacency_weights(G, weight, default)))
             both = False
         if w.dtype.kind not in "biuf" or not np.isfinite(w).all():
             raise nx.NetworkXError(f"apsp_kernels takes finite numeric weights only; edge "
