@@ -255,3 +255,153 @@ def test_declines_name_their_reason():
         assert isinstance(reason, str) and word in reason, (name, reason)
     assert BackendInterface.can_run("single_source_bellman_ford", (G, "s"), {}) is True
     assert BackendInterface.can_run("floyd_warshall", (G,), {}) is True
+
+
+# ----------------------------------------------------------------------------- the path builder
+def _random_forest(rng, n):
+    """Predecessors of a random forest on ``n`` vertices: a few roots (-1), each other vertex's
+    parent an earlier vertex of a random order; vertices left out of the targets play the
+    unreached ones."""
+    order = rng.permutation(n)
+    pred = np.full(n, -1, np.int64)
+    for k in range(1, n):
+        if rng.random() < 0.9:  # else a new root
+            pred[order[k]] = order[rng.integers(max(0, k - 4), k)]  # deep chains and bushes
+    return pred
+
+
+def _walked(pred, labels, t):
+    path = [labels[t]]
+    while pred[t] >= 0:
+        t = pred[t]
+        path.append(labels[t])
+    return path[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_path_builder_equals_walking_up_the_tree(seed):
+    """search.paths gives, for each target in the targets' order, exactly the labels on the walk
+    from its root, also where targets leave out ancestors (the builder adds them) or vertices
+    (unreached: no key), with string labels, and reversed for searches on reversed arcs."""
+    from types import SimpleNamespace
+
+    from apsp_kernels.nx_backend import search
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    pred = _random_forest(rng, n)
+    labels = [f"v{i}" for i in rng.permutation(n)] if seed % 2 else rng.permutation(n).tolist()
+    g = SimpleNamespace(nodes=labels)
+    targets = rng.permutation(n)[:int(rng.integers(0, n + 1))].tolist()
+    got = search.paths(g, pred, targets)
+    assert list(got) == [labels[t] for t in targets]
+    for t in targets:
+        assert got[labels[t]] == _walked(pred, labels, t)
+    back = search.paths(g, pred, targets, reverse=True)
+    assert list(back) == list(got) and all(back[k] == p[::-1] for k, p in got.items())
+    built = search.tree_paths(pred, labels, targets)
+    assert all(built[t] == _walked(pred, labels, t) for t in targets)
+    ancestors = {u for t in targets for u in range(n) if labels[u] in got[labels[t]]}
+    assert {i for i, p in enumerate(built) if p is not None} == ancestors
+
+
+def test_path_builder_depths():
+    from apsp_kernels.nx_backend import search
+
+    pred = np.array([-1, 0, 1, 2, -1, 4, 0, -1])
+    assert search.depths(pred).tolist() == [0, 1, 2, 3, 0, 1, 1, 0]
+
+
+def _tie_graphs():
+    """Graphs where shortest paths tie often, in chains (a grid of equal weights) and here and
+    there (small integer weights), directed, undirected and multigraphs, with string labels."""
+    rng = np.random.default_rng(7)
+    out = {"grid": _grid()[0]}
+    for kind in (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph):
+        G = nx.gnm_random_graph(60, 240, seed=int(rng.integers(1 << 30)), directed=kind().is_directed())
+        G = kind(nx.relabel_nodes(G, {v: f"n{(v * 37) % 60}" for v in G}))
+        for u, v, *k in list(G.edges(keys=True) if G.is_multigraph() else G.edges()):
+            G.add_edge(u, v, *k, weight=int(rng.integers(1, 4)))
+        if G.is_multigraph():
+            G.add_edges_from((u, v, {"weight": 1}) for u, v in list(G.edges())[:20])
+        out[kind.__name__] = G
+    out["float"] = nx.DiGraph([(u, v, {"weight": float(rng.choice([0.5, 1.25, 1.75]))})
+                               for u, v in nx.gnm_random_graph(50, 200, seed=3, directed=True).edges()])
+    return out
+
+
+@pytest.mark.parametrize("graph", list(_tie_graphs().items()), ids=lambda x: x[0] if isinstance(x, tuple) else x)
+@pytest.mark.parametrize("cutoff", [None, 4, -1])
+@pytest.mark.parametrize("rounds", [8, 0])
+def test_dijkstra_returns_exactly_networkx_s_dicts(graph, cutoff, rounds, monkeypatch):
+    """With positive weights the backend's Dijkstra and breadth-first dicts are NetworkX's own,
+    key order and tie choices included: the lengths, each path list, and the order of both
+    dicts; by refining all ties at once and (rounds=0) one group of ties after the other."""
+    from apsp_kernels.nx_backend import search
+
+    monkeypatch.setattr(search, "NX_ORDER_ROUNDS", rounds)
+    _, G = graph
+    nodes = list(G)
+    sources = [nodes[0], nodes[5], nodes[3], nodes[0]]
+    calls = [("single_source_dijkstra", (G, nodes[1]), {"cutoff": cutoff}),
+             ("single_source_dijkstra_path", (G, nodes[2]), {"cutoff": cutoff}),
+             ("single_source_dijkstra_path_length", (G, nodes[2]), {"cutoff": cutoff}),
+             ("multi_source_dijkstra", (G, sources), {"cutoff": cutoff}),
+             ("multi_source_dijkstra_path_length", (G, sources), {"cutoff": cutoff}),
+             ("dijkstra_path", (G, nodes[0], nodes[-1]), {}),
+             ("single_source_shortest_path", (G, nodes[1]), {"cutoff": cutoff}),
+             ("single_source_shortest_path_length", (G, nodes[1]), {"cutoff": cutoff}),
+             ("shortest_path", (G, nodes[2]), {}),
+             ("shortest_path", (G, nodes[2]), {"weight": "weight"})]
+    for name, args, kwargs in calls:
+        want = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend="networkx"))
+        got = _outcome(lambda: getattr(nx, name)(*args, **kwargs, backend=BACKEND))
+        assert got == want, name
+        for a, b in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, want))):
+            if isinstance(a, dict):
+                assert list(a.items()) == list(b.items()), name
+    rows = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend=BACKEND))
+    for v, want in nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="networkx"):
+        assert list(rows[v].items()) == list(want.items())
+    hops = dict(nx.all_pairs_shortest_path(G, cutoff=cutoff, backend=BACKEND))
+    for v, want in nx.all_pairs_shortest_path(G, cutoff=cutoff, backend="networkx"):
+        assert list(hops[v].items()) == list(want.items())
+    g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert search.nx_dijkstra(g, search.row(g, 0), [0]) is not None  # the exact path was taken
+
+
+@pytest.mark.parametrize("kind", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
+def test_conversion_keeps_adjacency_places(kind):
+    """Each arc knows where its head comes among its tail's neighbours in G._adj (the order in
+    which NetworkX relaxes them), and the arcs are G's, the lightest of parallel edges."""
+    from apsp_kernels.nx_backend.arcs import ArcGraph
+
+    G = kind(nx.gnm_random_graph(25, 90, seed=4, directed=kind().is_directed()))
+    G.add_edges_from([(3, 3, {"weight": 2}), (5, 1, {"weight": 0.5}), (1, 5, {"weight": 7})])
+    g = ArcGraph.from_nx(G, "weight")
+    assert g.pos is not None and g.src.size == sum(map(len, G._adj.values()))
+    for u, v, place, w in zip(g.src.tolist(), g.dst.tolist(), g.pos.tolist(), g.w.tolist()):
+        assert list(G._adj[u]).index(v) == place
+        data = G[u][v]
+        assert w == (min(d.get("weight", 1) for d in data.values()) if G.is_multigraph()
+                     else data.get("weight", 1))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["single_source_dijkstra", "single_source_shortest_path",
+                                  "single_source_dijkstra_path_length"])
+def test_road_graph_dicts_from_the_gpu_equal_networkx_s_in_order(name):
+    """On the GPU (its distances and trees), a road-like graph of 20000 vertices: the backend's
+    dicts equal NetworkX's item by item in order, paths included, and the exact order was taken."""
+    from apsp_kernels import generators, gpu
+    from apsp_kernels.experiments import library
+    from apsp_kernels.nx_backend import search
+
+    assert gpu.available()
+    G = library.networkx_graph(generators.road_like(20000, 50000, seed=3).to_scipy())
+    want = getattr(nx, name)(G, 0, backend="networkx")
+    got = getattr(nx, name)(G, 0, backend=BACKEND)
+    for a, b in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, want))):
+        assert list(a.items()) == list(b.items())
+    g = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert search.nx_dijkstra(g, search.row(g, 0), [0]) is not None

@@ -20,9 +20,16 @@ the distances), other weights in float64 as NetworkX sums them (a length may dif
 digit where two shortest paths tie and their sums round apart), float32 (about 7 significant
 digits) only when ``nx.config.backends.apsp_kernels.float32`` is True.
 
-Paths come from the library's predecessor tree (``return_predecessors=True``): where several
-paths are shortest, the one returned may differ from NetworkX's (NetworkX keeps the first found
-in its heap order); it is always a shortest path and the lengths equal NetworkX's. Predecessor
+Dijkstra's dicts (``single_source_dijkstra``, ``multi_source_dijkstra``, their ``_path`` and
+``_path_length`` forms, ``all_pairs_dijkstra(_path)(_length)``, ``dijkstra_path``) are NetworkX's
+own, key order and paths included, wherever every arc weighs more than zero, and so are the
+breadth-first ones from a source (``single_source_shortest_path(_length)``,
+``all_pairs_shortest_path(_length)``, ``shortest_path(G, source)``): NetworkX's settling order and
+tree follow from the library's distances and G's adjacency order (``search.nx_dijkstra``).
+Elsewhere (zero-weight arcs, Bellman-Ford, searches towards a target) paths come
+from the library's predecessor tree (``return_predecessors=True``): where several paths are
+shortest, the one returned may differ from NetworkX's (NetworkX keeps the first found in its
+heap order); it is always a shortest path and the lengths equal NetworkX's. Predecessor
 lists (``*_predecessor_and_distance``, ``predecessor``, ``all_shortest_paths``) hold the same
 nodes as NetworkX's, perhaps in another order.
 
@@ -38,6 +45,9 @@ itself warns when it reuses one, unless ``nx.config.warnings_to_ignore.add("cach
 _TREE = ("Paths follow the library's shortest-path tree (apsp_kernels.shortest_path(..., "
          "return_predecessors=True)): where several shortest paths tie, the path may differ from "
          "NetworkX's (both are shortest; lengths are equal).")
+_EXACT = ("With every weight above zero, the dicts are NetworkX's own (key order and the path "
+          "chosen among ties included); with zero-weight arcs, paths follow the library's tree "
+          "(both are shortest; lengths are equal).")
 _DIJKSTRA = ("Negative weights are declined (can_run): NetworkX's Dijkstra may raise or return "
              "wrong lengths there, and runs its own.")
 _BELLMAN_FORD = ("Negative weights are allowed; a negative cycle reachable from the source raises "
@@ -64,16 +74,16 @@ FUNCTIONS = {
     "floyd_warshall_predecessor_and_distance": f"{_FLOYD} Predecessors from the library's all-pairs "
         f"predecessors. {_TREE}",
     "all_pairs_dijkstra_path_length": f"{_BLOCKS} {_CUTOFF} {_DIJKSTRA}",
-    "all_pairs_dijkstra_path": f"One tree per source, yielded lazily. {_CUTOFF} {_TREE} {_DIJKSTRA}",
-    "all_pairs_dijkstra": f"One tree per source, yielded lazily. {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "all_pairs_dijkstra_path": f"One tree per source, yielded lazily. {_CUTOFF} {_EXACT} {_DIJKSTRA}",
+    "all_pairs_dijkstra": f"One tree per source, yielded lazily. {_CUTOFF} {_EXACT} {_DIJKSTRA}",
     "single_source_dijkstra_path_length": f"{_ROW}. {_CUTOFF} {_DIJKSTRA}",
-    "single_source_dijkstra_path": f"{_ROW} with predecessors. {_CUTOFF} {_TREE} {_DIJKSTRA}",
-    "single_source_dijkstra": f"{_ROW} with predecessors. {_CUTOFF} {_TREE} {_DIJKSTRA}",
-    "multi_source_dijkstra": f"{_ROOT} {_CUTOFF} {_TREE} {_DIJKSTRA}",
-    "multi_source_dijkstra_path": f"{_ROOT} {_CUTOFF} {_TREE} {_DIJKSTRA}",
+    "single_source_dijkstra_path": f"{_ROW} with predecessors. {_CUTOFF} {_EXACT} {_DIJKSTRA}",
+    "single_source_dijkstra": f"{_ROW} with predecessors. {_CUTOFF} {_EXACT} {_DIJKSTRA}",
+    "multi_source_dijkstra": f"{_ROOT} {_CUTOFF} {_EXACT} {_DIJKSTRA}",
+    "multi_source_dijkstra_path": f"{_ROOT} {_CUTOFF} {_EXACT} {_DIJKSTRA}",
     "multi_source_dijkstra_path_length": f"{_ROOT} {_CUTOFF} {_DIJKSTRA}",
     "dijkstra_path_length": f"{_ROW}, read at target. {_DIJKSTRA}",
-    "dijkstra_path": f"{_ROW} with predecessors. {_TREE} {_DIJKSTRA}",
+    "dijkstra_path": f"{_ROW} with predecessors. {_EXACT} {_DIJKSTRA}",
     "bidirectional_dijkstra": f"{_ROW} with predecessors (one direction). {_TREE} {_DIJKSTRA}",
     "dijkstra_predecessor_and_distance": f"{_ROW}; every tight predecessor, nearest first. "
         f"{_CUTOFF} {_DIJKSTRA}",
@@ -99,9 +109,11 @@ FUNCTIONS = {
     "single_source_shortest_path_length": f"One row. {_HOPS}",
     "single_target_shortest_path_length": f"One row on the reversed arcs. {_HOPS}",
     "all_pairs_shortest_path_length": f"{_BLOCKS} {_HOPS}",
-    "single_source_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
+    "single_source_shortest_path": f"One row with predecessors. {_HOPS} NetworkX's own dict, key "
+        "order and paths included.",
     "single_target_shortest_path": f"One row with predecessors on the reversed arcs. {_HOPS} {_TREE}",
-    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} {_TREE}",
+    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} NetworkX's own "
+        "dicts, key order and paths included.",
     "bidirectional_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
     "predecessor": f"One row; every predecessor one level up, nearest first. {_HOPS}",
     "shortest_path": f"{_GENERIC} {_TREE}",

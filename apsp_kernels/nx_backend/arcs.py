@@ -41,18 +41,28 @@ class ArcGraph:
     directed: bool
     weight: str | None  # the edge attribute the weights came from; None: every edge weighs 1
     attrs: Attributes | None = None
+    pos: np.ndarray | None = None  # per arc: where dst comes in G's adjacency of src (NetworkX's
+    # order of relaxing the arcs of a vertex); None where unknown (reversed or relabelled arcs)
 
     @classmethod
     def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
         nodes = list(G)
         index = {v: i for i, v in enumerate(nodes)}
-        edges = list(_weighted_edges(G, weight, default))
-        w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
+        pos = None
+        if G.is_multigraph():
+            edges = list(_weighted_edges(G, weight, default))
+            w = np.asarray([e[2] for e in edges]) if edges else np.zeros(0, np.int64)
+            src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
+            dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
+            both = not G.is_directed()
+        else:  # one pass over the adjacency: both directions of an undirected edge, in order
+            src, dst, pos = _adjacency(G, index)
+            w = (np.ones(src.size, np.int64) if weight is None or not src.size else
+                 np.asarray(_adjacency_weights(G, weight, default)))
+            both = False
         if w.dtype.kind not in "biuf" or not np.isfinite(w).all():
             raise nx.NetworkXError(f"apsp_kernels takes finite numeric weights only; edge "
                                    f"attribute {weight!r} holds others (can_run declines these)")
-        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
-        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
         attrs = None
         if keep_attributes:
             multi = G.is_multigraph()
@@ -60,18 +70,24 @@ class ArcGraph:
             attrs = Attributes(dict(G.graph), [dict(d) for d in G._node.values()],
                                [(index[e[0]], index[e[1]], e[2] if multi else None, dict(e[-1]))
                                 for e in listed], multi)
-        return cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs)
+        g = cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs, both, pos)
+        return g if pos is not None else replace(g, pos=_positions(G, index, g))
 
     @classmethod
-    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs) -> "ArcGraph":
+    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs, both=None,
+              pos=None) -> "ArcGraph":
+        """``both``: each edge given once, to be made an arc each way (default: undirected)."""
         n = max(len(nodes), 1)
-        if not directed:
+        if not directed if both is None else both:
             src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
         key = src * n + dst
         order = np.lexsort((w, key))  # the lightest parallel arc first
         key, w = key[order], w[order]
         first = np.r_[True, key[1:] != key[:-1]] if key.size else np.zeros(0, bool)
-        return cls(nodes, index, key[first] // n, key[first] % n, w[first], directed, weight, attrs)
+        if pos is not None:
+            pos = pos[order][first]
+        return cls(nodes, index, key[first] // n, key[first] % n, w[first], directed, weight, attrs,
+                   pos)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -128,17 +144,19 @@ class ArcGraph:
 
     def without_loops(self) -> "ArcGraph":
         keep = self.src != self.dst
-        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None)
+        return replace(self, src=self.src[keep], dst=self.dst[keep], w=self.w[keep], attrs=None,
+                       pos=None if self.pos is None else self.pos[keep])
 
     @cached_property
     def reverse(self) -> "ArcGraph":
         """Every arc turned around (the graph itself when undirected)."""
         if not self.directed:
             return self
-        return replace(self, src=self.dst, dst=self.src, attrs=None)
+        return replace(self, src=self.dst, dst=self.src, attrs=None, pos=None)
 
     def relabel(self, nodes: list, attrs: Attributes | None) -> "ArcGraph":
-        return replace(self, nodes=nodes, index={v: i for i, v in enumerate(nodes)}, attrs=attrs)
+        return replace(self, nodes=nodes, index={v: i for i, v in enumerate(nodes)}, attrs=attrs,
+                       pos=None)
 
     # ------------------------------------------------------------------ back to NetworkX
     def to_nx(self):
@@ -164,6 +182,36 @@ class ArcGraph:
         return G
 
 
+def _adjacency(G, index):
+    """(tails, heads, places) of every entry of ``G._adj`` in its order."""
+    adj = G._adj
+    counts = np.fromiter(map(len, adj.values()), np.int64, len(adj))
+    tails = np.repeat(np.fromiter(map(index.__getitem__, adj), np.int64, len(adj)), counts)
+    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64, tails.size)
+    return tails, heads, np.arange(tails.size) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _adjacency_weights(G, weight, default) -> list:
+    """The weight of every entry of ``G._adj`` (not a multigraph) in its order."""
+    return [d.get(weight, default) for nbrs in G._adj.values() for d in nbrs.values()]
+
+
+def _positions(G, index, g: ArcGraph) -> np.ndarray:
+    """For each arc of ``g`` (made from ``G``), the place of its head among its tail's
+    neighbours in ``G._adj`` (one Python pass over the adjacency)."""
+    adj = G._adj
+    n = max(len(index), 1)
+    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64)
+    counts = np.fromiter((len(nbrs) for nbrs in adj.values()), np.int64, len(adj))
+    tails = np.repeat(np.fromiter((index[u] for u in adj), np.int64, len(adj)), counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    place = np.arange(heads.size) - starts
+    key = tails * n + heads
+    order = np.argsort(key, kind="stable")
+    at = np.searchsorted(key[order], g.src * n + g.dst)
+    return place[order[at]]
+
+
 def _weighted_edges(G, weight, default):
     """(u, v, w) per edge; any hashable ``weight`` names the attribute (``True`` too, as in
     NetworkX's ``data.get(weight, 1)``), None weighs every edge 1."""
@@ -172,14 +220,36 @@ def _weighted_edges(G, weight, default):
     return ((u, v, d.get(weight, default)) for u, v, d in G.edges(data=True))
 
 
+def cached(G, weight) -> ArcGraph | None:
+    """NetworkX's cached conversion of ``G`` weighted by ``weight`` (missing weights 1), if any:
+    its weights were checked when it was made, and NetworkX drops it when ``G`` changes through
+    its methods (a change it cannot see, it would run on the cached graph anyway)."""
+    cache = getattr(G, "__networkx_cache__", None) or {}
+    for key, g in cache.get("backends", {}).get("apsp_kernels", {}).items():
+        if isinstance(g, ArcGraph) and key[0] == frozenset({(weight, 1)}) and g.weight == weight:
+            return g
+    return None
+
+
 def weights_usable(G, weight, nonnegative: bool) -> bool | str:
     """True, or why the edge weights of ``G`` under ``weight`` cannot run here: a value that is
-    not a finite number, or (``nonnegative``) a negative one. One pass over the edges."""
+    not a finite number, or (``nonnegative``) a negative one. One pass over the edges, none
+    where NetworkX holds a conversion for ``weight``."""
     if weight is None:
         return True
+    if not isinstance(G, ArcGraph):
+        G = cached(G, weight) or G
     if isinstance(G, ArcGraph):
         return "a negative weight: Dijkstra's answers are undefined" if nonnegative and G.negative else True
-    for *_, w in _weighted_edges(G, weight, 1):
+    values = ([w for *_, w in _weighted_edges(G, weight, 1)] if G.is_multigraph() else
+              _adjacency_weights(G, weight, 1))
+    w = np.asarray(values) if values else np.zeros(0)
+    if w.dtype.kind in "biuf":  # plain numbers: checked in NumPy
+        if not np.isfinite(w).all():
+            return f"edge attribute {weight!r} holds {w[~np.isfinite(w)][0]!r}, not a finite number"
+        negative = nonnegative and w.size and w.min() < 0
+        return "a negative weight: NetworkX's Dijkstra may raise or return wrong lengths" if negative else True
+    for w in values:
         if not isinstance(w, Number) or not np.isfinite(w):
             return f"edge attribute {weight!r} holds {w!r}, not a finite number"
         if nonnegative and w < 0:

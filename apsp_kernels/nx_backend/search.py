@@ -8,6 +8,9 @@ A negative cycle counts only where a source reaches it, as in NetworkX.
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
+
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
@@ -108,6 +111,99 @@ def reached(row, keep=None) -> np.ndarray:
     return idx[np.lexsort((idx, row[idx]))]
 
 
+NX_ORDER_ROUNDS = 8  # refinements of NetworkX's order over all ties at once (see nx_dijkstra)
+
+
+def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
+    """(order, parent): the reached vertices in the order NetworkX's Dijkstra settles them (the
+    key order of its dicts) and the tree it builds its paths on (-1 at the sources), from the
+    final distances; None where they cannot be told apart that way (then the library's own
+    order and tree stand).
+
+    NetworkX pops (distance, push count): a vertex's last push is made by the first settled
+    tight in-arc, in settling order and then in G's adjacency order (``g.pos``); that arc's tail
+    is its path's parent. Settling ranks thus decide ties among nearer vertices only, so sorting
+    by (distance, parent's rank, adjacency place) from any first guess reaches NetworkX's order
+    in as many rounds as ties chain (one on a road graph); past NX_ORDER_ROUNDS, or at once
+    where groups of equal distance are few and large (equal weights: breadth-first levels), one
+    group after the other, nearest first. None with
+    zero-weight arcs (ties inside one distance), without ``g.pos``, or where a rounded float
+    distance has no tight arc into it."""
+    if g.pos is None:
+        return None
+    n = len(dist)
+    sources = list(dict.fromkeys(sources))  # NetworkX settles a repeated source at its first push
+    ok = np.isfinite(dist) if keep is None else np.isfinite(dist) & keep
+    ok[sources] = True  # settled before any cutoff is read
+    src, dst, w, pos = g.src, g.dst, g.w, g.pos
+    arc = ok[src] & ok[dst] & (src != dst)
+    if (w[arc] == 0).any():
+        return None
+    is_source = np.zeros(n, bool)
+    is_source[sources] = True
+    arc &= (dist[src] + w == dist[dst]) & ~is_source[dst]
+    ts, td, tp = src[arc], dst[arc], pos[arc]
+    tight = np.bincount(td, minlength=n)
+    if (ok & ~is_source & (tight == 0)).any():
+        return None
+    parent = np.full(n, -1, np.int64)
+    third = np.zeros(n, np.int64)  # the parent arc's adjacency place; a source's place in sources
+    third[sources] = np.arange(len(sources))
+    parent[td], third[td] = ts, tp  # right where one arc is tight; the others are chosen below
+    many = tight[td] > 1
+    ms, md, mp = ts[many], td[many], tp[many]
+    reached = np.flatnonzero(ok)
+    order = reached[np.lexsort((third[reached], dist[reached]))]
+    d = dist[order]
+    tied = np.r_[d[1:] == d[:-1], False] | np.r_[False, d[1:] == d[:-1]]
+    at = np.flatnonzero(tied)  # places in ``order`` of the vertices that tie with another
+    group = np.cumsum(np.r_[True, d[1:] != d[:-1]])[at]
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(order.size)
+
+    def choose(arcs):  # each head's parent: the tight arc settled first, then first in adjacency
+        first = arcs[np.lexsort((mp[arcs], rank[ms[arcs]], md[arcs]))]
+        head = first[np.r_[True, md[first][1:] != md[first][:-1]]] if first.size else first
+        parent[md[head]], third[md[head]] = ms[head], mp[head]
+
+    def settle(places, groups):  # NetworkX's order within each group of equal distance
+        v = order[places]
+        second = np.where(is_source[v], -1, rank[parent[v]])
+        new = v[np.lexsort((third[v], second, groups))]
+        order[places] = new
+        rank[new] = places
+        return not np.array_equal(new, v)
+
+    every = np.arange(md.size)
+    groups = int(group[-1] - group[0]) + 1 if at.size else 0
+    rounds = NX_ORDER_ROUNDS if groups * 256 > at.size else 0  # few large groups: by groups
+    for _ in range(rounds):  # all ties at once: as many rounds as ties chain
+        choose(every)
+        if not settle(at, group):
+            return order, parent
+    # ties chain further (equal weights): one group after the other, nearest first
+    bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True]) if at.size else np.zeros(1, int)
+    member = np.full(n, -1, np.int64)
+    member[order[at]] = group
+    by_group = np.argsort(member[md], kind="stable")
+    cuts = np.searchsorted(member[md][by_group], group[bounds[:-1]])
+    ends = np.searchsorted(member[md][by_group], group[bounds[:-1]], side="right")
+    for a, b, c, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), cuts.tolist(), ends.tolist()):
+        choose(by_group[c:e])
+        settle(at[a:b], group[a:b])
+    choose(every)
+    return order, parent
+
+
+def lengths_in_order(g: ArcGraph, dist, order, sources) -> dict:
+    """{node: length} in ``order`` (the sources as the int 0, as NetworkX's searches give)."""
+    values = dist[order].astype(np.int64) if g.integral else dist[order]
+    out = dict(zip(map(g.nodes.__getitem__, order.tolist()), values.tolist()))
+    for s in sources:
+        out[g.nodes[s]] = 0
+    return out
+
+
 def lengths(g: ArcGraph, row, sources=(), keep=None) -> dict:
     """{node: length} nearest first (the sources first, as the int 0)."""
     idx = reached(row, keep)
@@ -119,27 +215,72 @@ def lengths(g: ArcGraph, row, sources=(), keep=None) -> dict:
 
 
 def paths(g: ArcGraph, pred, targets, reverse=False) -> dict:
-    """{node: path} along the tree ``pred`` for each vertex in ``targets`` (``reverse``: the
-    paths turned around, for searches on the reversed graph)."""
-    built = {}
+    """{node: path} along the tree ``pred`` for each vertex in ``targets``, in ``targets``' order
+    (``reverse``: the paths turned around, for searches on the reversed graph)."""
     nodes = g.nodes
-    for t in targets:
-        stack = []
-        v = t
-        while v not in built:
-            stack.append(v)
-            p = pred[v]
-            if p < 0:
-                built[v] = [nodes[v]]
-                stack.pop()
-                break
-            v = p
-        for x in reversed(stack):
-            built[x] = built[pred[x]] + [nodes[x]]
-    out = {nodes[t]: built[t] for t in targets}
+    built = tree_paths(pred, nodes, targets)
+    keys = map(nodes.__getitem__, targets)
     if reverse:
-        out = {k: p[::-1] for k, p in out.items()}
-    return out
+        return {k: built[t][::-1] for k, t in zip(keys, targets)}
+    return dict(zip(keys, map(built.__getitem__, targets)))
+
+
+def depths(pred) -> np.ndarray:
+    """Each vertex's number of arcs from its root in the forest ``pred`` (-1 at a root), by
+    pointer doubling: log2 of the deepest path in NumPy passes."""
+    pred = np.asarray(pred, np.int64)
+    up = pred.copy()
+    depth = (up >= 0).astype(np.int64)
+    while (live := np.flatnonzero(up >= 0)).size:
+        above = up[live]
+        depth[live] += depth[above]
+        up[live] = up[above]
+    return depth
+
+
+def tree_paths(pred, labels, targets) -> list:
+    """A list indexed by vertex: the labels on the tree path from its root to each vertex of
+    ``targets`` and of their ancestors (None elsewhere). Parents come before their children
+    (ordered by depth), so each path is its parent's path plus one label: one list copy per
+    vertex, no walk up the tree."""
+    pred = np.asarray(pred, np.int64)
+    need = np.zeros(len(pred), bool)
+    new = np.asarray(targets, np.int64)
+    while new.size:  # the targets and every ancestor (usually the targets already hold them)
+        need[new] = True
+        up = pred[new]
+        up = up[up >= 0]
+        new = np.unique(up[~need[up]])
+    idx = np.flatnonzero(need)
+    idx = idx[np.argsort(depths(pred)[idx], kind="stable")]
+    parent = pred[idx]
+    built = [None] * len(pred)
+    roots = parent < 0
+    for v in idx[roots].tolist():
+        built[v] = [labels[v]]
+    with _gc_paused():
+        for v, p in zip(idx[~roots].tolist(), parent[~roots].tolist()):
+            built[v] = built[p] + [labels[v]]
+    return built
+
+
+@contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while many lists are made: each collection would walk every
+    path made so far (on a road graph's tree, 3x the time of making them). The new lists then
+    join the oldest generation (``gc.freeze(); gc.unfreeze()``, skipped where the program froze
+    objects itself), as long-lived data does, instead of being walked by the first collection
+    after the call: they are collected as before, by the program's next full collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()
 
 
 def path_to(g: ArcGraph, pred, i: int, j: int) -> list:

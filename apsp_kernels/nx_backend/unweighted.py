@@ -16,7 +16,15 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     G = G.weighted_by(None)
     i = G.vertex(source, unhashable_is_missing=True)
     row = search.row(G, i)
-    return search.lengths(G, row, [i], search.levels(cutoff)(row))
+    return _lengths(G, i, row, search.levels(cutoff)(row))
+
+
+def _lengths(G, i, row, keep):
+    """{node: hops} in NetworkX's breadth-first order where it can be told (search.nx_dijkstra)."""
+    found = search.nx_dijkstra(G, row, [i], keep)
+    if found is None:
+        return search.lengths(G, row, [i], keep)
+    return search.lengths_in_order(G, row, found[0], [i])
 
 
 @implements()
@@ -31,7 +39,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
     G = G.weighted_by(None)
     keep = search.levels(cutoff)
     for i, row in search.rows(G):
-        yield G.nodes[i], search.lengths(G, row, [i], keep(row))
+        yield G.nodes[i], _lengths(G, i, row, keep(row))
 
 
 def _paths(G, source, cutoff, what, reverse=False):
@@ -40,7 +48,11 @@ def _paths(G, source, cutoff, what, reverse=False):
     G = G.weighted_by(None)
     i = G.index[source]
     dist, pred = search.tree(G.reverse if reverse else G, [i])
-    targets = search.reached(dist, search.levels(cutoff)(dist))
+    keep = search.levels(cutoff)(dist)
+    found = None if reverse else search.nx_dijkstra(G, dist, [i], keep)
+    if found is not None:  # NetworkX's order and tree
+        return search.paths(G, found[1], found[0].tolist())
+    targets = search.reached(dist, keep)
     return search.paths(G, pred, targets.tolist(), reverse=reverse)
 
 

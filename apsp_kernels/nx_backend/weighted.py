@@ -25,6 +25,14 @@ def _lengths_and_paths(G: ArcGraph, idx, dist, pred, keep=None):
     return search.lengths(G, dist, idx, keep), search.paths(G, pred, targets.tolist())
 
 
+def _dijkstra_lengths(G: ArcGraph, idx, dist, keep=None) -> dict:
+    """{node: length} in NetworkX's order where it can be told (search.nx_dijkstra)."""
+    found = search.nx_dijkstra(G, dist, idx, keep)
+    if found is None:
+        return search.lengths(G, dist, idx, keep)
+    return search.lengths_in_order(G, dist, found[0], idx)
+
+
 # ----------------------------------------------------------------------------- Dijkstra
 @implements()
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
@@ -34,7 +42,12 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
         return (0, [target])
     dist, pred = search.tree(G, idx)
     keep = search.within(cutoff)(dist)
-    if target is None:
+    found = search.nx_dijkstra(G, dist, idx, keep)
+    if found is not None:  # NetworkX's order and tree
+        order, pred = found
+        if target is None:
+            return search.lengths_in_order(G, dist, order, idx), search.paths(G, pred, order.tolist())
+    elif target is None:
         return _lengths_and_paths(G, idx, dist, pred, keep)
     j = search.to_target(G, dist if keep is None else np.where(keep, dist, np.inf), None, target,
                          "No path to {target}.")
@@ -57,7 +70,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     idx = _sources(G, sources)
     dist = search.tree(G, idx, predecessors=False)[0]
-    return search.lengths(G, dist, idx, search.within(cutoff)(dist))
+    return _dijkstra_lengths(G, idx, dist, search.within(cutoff)(dist))
 
 
 @implements()
@@ -75,7 +88,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     i = G.vertex(source)
     row = search.row(G, i)
-    return search.lengths(G, row, [i], search.within(cutoff)(row))
+    return _dijkstra_lengths(G, [i], row, search.within(cutoff)(row))
 
 
 @implements()
@@ -128,7 +141,7 @@ def _all_pairs(G, keep, make):
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     return _all_pairs(G, search.within(cutoff),
-                      lambda G, i, row, keep: search.lengths(G, row, [i], keep))
+                      lambda G, i, row, keep: _dijkstra_lengths(G, [i], row, keep))
 
 
 def _by_source(G, cutoff, make):
