@@ -190,8 +190,15 @@ def astar_path_length(G, source, target, heuristic=None, weight="weight", *, cut
 
 
 # ----------------------------------------------------------------------------- Bellman-Ford
-def _negative_loop(G: ArcGraph) -> bool:
-    return bool(((G.src == G.dst) & (G.w < 0)).any())
+def _bellman_ford_source(G: ArcGraph, source, weight) -> tuple:
+    """The graph weighted by ``weight`` and the source's index, or NetworkX's errors: an absent
+    source, a negative self loop."""
+    G = G.weighted_by(weight)
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    if ((G.src == G.dst) & (G.w < 0)).any():
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    return G, G.index[source]
 
 
 @implements()
@@ -239,24 +246,14 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
 @implements()
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
                                           heuristic=False):
-    G = G.weighted_by(weight)
-    if source not in G:
-        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
-    if _negative_loop(G):
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
-    i = G.index[source]
+    G, i = _bellman_ford_source(G, source, weight)
     dist = search.row(G, i)
     return search.all_predecessors(G, dist, [i]), search.lengths(G, dist, [i])
 
 
 @implements()
 def goldberg_radzik(G, source, weight="weight"):
-    G = G.weighted_by(weight)
-    if source not in G:
-        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
-    if _negative_loop(G):
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
-    i = G.index[source]
+    G, i = _bellman_ford_source(G, source, weight)
     dist, pred = search.tree(G, [i])
     d = search.lengths(G, dist, [i])
     nodes = G.nodes
