@@ -129,6 +129,18 @@ def to_frame(records) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+def as_frame(records_or_frame) -> pd.DataFrame:
+    """A records frame (e.g. read back from CSV) as it is, or :func:`to_frame` of Records."""
+    if isinstance(records_or_frame, pd.DataFrame):
+        return records_or_frame
+    return to_frame(records_or_frame)
+
+
+def json_cells(column: pd.Series) -> pd.Series:
+    """A frame's ``params`` or ``stats`` column as dicts ({} for an empty or missing cell)."""
+    return column.map(lambda s: json.loads(s) if isinstance(s, str) and s else {})
+
+
 def write_atomic(path: Path, write) -> Path:
     """Write through a temporary file in the same folder and rename: never half-written."""
     path = Path(path)
@@ -147,7 +159,7 @@ def write_atomic(path: Path, write) -> Path:
 
 def write_csv(records_or_frame, path) -> Path:
     """Write records (or any DataFrame) as CSV, atomically."""
-    df = records_or_frame if isinstance(records_or_frame, pd.DataFrame) else to_frame(records_or_frame)
+    df = as_frame(records_or_frame)
     return write_atomic(Path(path), lambda tmp: df.to_csv(tmp, index=False))
 
 

@@ -30,7 +30,7 @@ from ..quoted import Cells, Quoted
 from ..verdicts import Evidence
 from ..dijkstra import cpu_array
 from ..profiles import choose
-from ..records import Record, from_csv, to_frame
+from ..records import Record, as_frame, from_csv, json_cells
 from ..sssp_iterative.spmv import bytes_per_sweep
 
 PAPER = "liu"
@@ -220,7 +220,7 @@ def times(records) -> pd.DataFrame:
 
     A run that failed the oracle check keeps no time: ``skipped`` says so.
     """
-    df = records if isinstance(records, pd.DataFrame) else to_frame(records)
+    df = as_frame(records)
     df = df[df["experiment"] == "fig1"].copy()
     graphs = df["graph"].map(degree_of)
     out = pd.DataFrame({
@@ -347,12 +347,11 @@ def bandwidth_table(records) -> pd.DataFrame:
     The bound counts column pointers, row ids and weights of every sweep plus the predecessor
     pass (the distance vector stays in L2) and ignores launch and host-check latency.
     """
-    df = records if isinstance(records, pd.DataFrame) else to_frame(records)
+    df = as_frame(records)
     df = df[(df["experiment"] == "fig1") & (df["method"] == "sssp_spmv")
             & (df["timing_scope"] == "kernel")]
     rows = []
-    for _, r in df.iterrows():
-        stats = json.loads(r["stats"]) if isinstance(r["stats"], str) else {}
+    for (_, r), stats in zip(df.iterrows(), json_cells(df["stats"])):
         sweeps = stats.get("sweeps")
         n, m = int(r["n"]), int(r["m"])
         per = bytes_per_sweep(n, m)
@@ -370,12 +369,10 @@ def bandwidth_table(records) -> pd.DataFrame:
 
 
 def variants_table(records) -> pd.DataFrame:
-    df = records if isinstance(records, pd.DataFrame) else to_frame(records)
+    df = as_frame(records)
     df = df[df["experiment"] == "gpu_variants"]
     rows = []
-    for _, r in df.iterrows():
-        params = json.loads(r["params"])
-        stats = json.loads(r["stats"]) if isinstance(r["stats"], str) else {}
+    for (_, r), params, stats in zip(df.iterrows(), json_cells(df["params"]), json_cells(df["stats"])):
         rows.append({"n": r["n"], "arcs": r["m"], "graph": r["graph"],
                      "lanes_per_column": stats.get("group", params.get("group", "auto")),
                      "check_every": stats.get("check_every", params.get("check_every")),

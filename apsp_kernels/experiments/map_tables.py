@@ -2,12 +2,10 @@
 records as a frame, the winner of each cell, failures, coverage and float64 beside int32."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
-from ..records import solved_fewer_sources, to_frame
+from ..records import as_frame, json_cells, solved_fewer_sources
 from .map_space import DENSE_FAMILIES, FLOAT64_FAMILIES, FLOAT64_SERIES, TOPOLOGIES, density_label
 
 
@@ -15,10 +13,10 @@ def frame(records) -> pd.DataFrame:
     """Records (or a records frame read back from CSV) with the map's columns: problem,
     topology, density, the unscaled time, ... A run whose solver reports fewer sources than the
     run timed (:func:`short_of_sources`) is not ``ok``: its time is not the planned problem's."""
-    df = records.copy() if isinstance(records, pd.DataFrame) else to_frame(records)
+    df = as_frame(records).copy()
     if df.empty:
         return df
-    info = [json.loads(s).get("map", {}) for s in df["stats"]]
+    info = list(json_cells(df["stats"]).map(lambda s: s.get("map", {})))
     df["key"] = df["paper"] + ":" + df["method"]
     df["problem"] = df["experiment"]
     for col in ("topology", "density", "series", "timed_sources", "scale", "predicted_ms"):

@@ -24,7 +24,7 @@ from .. import generators, gpu, provenance, registry, report, timing
 from ..quoted import Cells, Quoted
 from ..verdicts import Evidence
 from ..profiles import choose
-from ..records import Record, to_frame
+from ..records import Record, json_cells, to_frame
 from ..report import progress
 from ..sssp_iterative.harish import paper_memory_words as harish_words
 from ..task_parallel.sssp_groups import group_layout, paper_memory_words as proposed_words
@@ -245,7 +245,7 @@ def frame(records) -> pd.DataFrame:
     df["label"] = df["method"].map(lambda m: LABELS.get(m, m))
     df["topology"] = df["graph"].map(topology_of)
     df["w_max"] = df["graph"].str.extract(r"-w(\d+)-", expand=False).astype(float)
-    stats = df["stats"].map(lambda s: json.loads(s) if isinstance(s, str) and s else {})
+    stats = json_cells(df["stats"])
     for key in ("iterations_per_sssp_mean", "iterations_per_group_mean", "iterations_per_group_max",
                 "launches_per_sssp", "kernel_launches", "N", "B", "threads", "host_syncs"):
         df[key] = stats.map(lambda d, key=key: d.get(key, np.nan))

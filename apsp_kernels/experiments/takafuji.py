@@ -23,7 +23,7 @@ from ..blocked_fw.bulk import BulkBlockedFW, choose_instances, verify_instances
 from ..errors import GPUMemoryError, NoGPUError
 from ..generators import dense_from_arcs, k_regular_arcs, k_regular_digraph
 from ..profiles import check, choose
-from ..records import Record, to_frame
+from ..records import Record, json_cells, to_frame
 from ..report import progress, published
 
 PAPER = "takafuji"
@@ -104,8 +104,7 @@ def frame(records) -> pd.DataFrame:
     df = to_frame(records)
     if df.empty:
         return df
-    params = df["params"].map(json.loads)
-    stats = df["stats"].map(json.loads)
+    params, stats = json_cells(df["params"]), json_cells(df["stats"])
     df["threads"] = params.map(lambda p: p.get("threads")).astype("Int64")
     df["blocks"] = stats.map(lambda s: s.get("blocks")).astype("Int64")
     df["launches"] = stats.map(lambda s: s.get("launches")).astype("Int64")
