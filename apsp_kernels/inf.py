@@ -11,6 +11,8 @@
 """
 import numpy as np
 
+from .errors import InputError
+
 INF_INT32 = (1 << 30) - 1
 MAX_WEIGHT_INT32 = (1 << 31) - 1 - INF_INT32  # == 2**30, so INF + w never overflows
 INF_FLOAT32 = np.float32(np.inf)
@@ -19,6 +21,15 @@ FLOAT64_EXACT_INT = 2**53  # float64 holds every integer below this
 WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64))
 FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 KERNEL_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+
+
+def kernel_suffix(graph, method: str) -> str:
+    """The kernel variant (``i32``/``f32``/``f64``) for the graph's weights, or InputError naming
+    ``method``."""
+    try:
+        return KERNEL_SUFFIX[np.dtype(graph.dtype)]
+    except KeyError:
+        raise InputError(f"{method} takes int32, float32 or float64 weights, not {graph.dtype}") from None
 """The suffix of a kernel's variant per distance dtype (``.cu`` files stamp all three)."""
 
 

@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 
 from .. import oracle
-from ..errors import InputError
 from ..arrays import array_module
+from ..errors import InputError
+from ..inf import KERNEL_SUFFIX
 from ..solver import to_host
 
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out")
@@ -56,7 +57,6 @@ def default_bins(graph, count: int = 64) -> np.ndarray:
 
 
 _CU = "reductions.cu"
-_KERNEL_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
 MAX_EDGES_ON_DEVICE = 4096  # the device histogram keeps its bins in shared memory
 
 
@@ -76,7 +76,7 @@ def histogram_pairs(dist, inf, src, edges: np.ndarray):
         counts, _ = xp.histogram(pairs, bins=xp.asarray(edges))
         return counts.astype(xp.int64), xp.asarray(pairs.size, dtype=xp.int64)
     from .. import gpu
-    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"red_histogram_{_KERNEL_SUFFIX[dtype]}")
+    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"red_histogram_{KERNEL_SUFFIX[dtype]}")
     out = xp.zeros(len(edges), dtype=xp.uint64)
     threads = 256
     rows = min(k, 1024)
@@ -106,7 +106,7 @@ def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
 
 def _on_device(xp, dist, inf) -> bool:
     dtype = np.dtype(dist.dtype)
-    return bool(xp is not np and dtype in _KERNEL_SUFFIX and dist.shape[0] and dist.shape[1]
+    return bool(xp is not np and dtype in KERNEL_SUFFIX and dist.shape[0] and dist.shape[1]
                 and dist.flags.c_contiguous and (dtype.kind == "f" or np.isfinite(inf)))
 
 
@@ -115,7 +115,7 @@ def _device_sums(cp, dist, inf) -> dict:
     k, n = dist.shape
     dtype = np.dtype(dist.dtype)
     module = gpu.load_module(gpu.cu_path(__file__, _CU))
-    sfx = _KERNEL_SUFFIX[dtype]
+    sfx = KERNEL_SUFFIX[dtype]
     out = {"eccentricity": cp.empty(k), "reach_out": cp.empty(k, dtype=cp.int64), "sum_out": cp.empty(k),
            "sum_in": cp.empty(n), "reach_in": cp.empty(n, dtype=cp.int64), "harmonic_in": cp.empty(n)}
     module.get_function(f"red_rows_{sfx}")((k,), (256,), (dist, np.int64(n), dtype.type(inf), out["eccentricity"],

@@ -21,7 +21,7 @@ import numpy as np
 from .. import gpu
 from ..errors import InputError
 from ..solver import checked_sources
-from ..sssp_iterative.harish import kernel_suffix
+from ..inf import kernel_suffix
 
 _CU = gpu.cu_path(__file__, "pull.cu")
 CHUNK = 128            # MS_CHUNK: columns of D per warp task (32 lanes x 4)

@@ -20,7 +20,7 @@ import numpy as np
 from .. import gpu
 from ..errors import InputError
 from ..solver import Solution, Solver
-from ..sssp_iterative.harish import kernel_suffix
+from ..inf import kernel_suffix
 from .contraction import Hierarchy
 from .layout import hierarchy_of
 

@@ -24,7 +24,7 @@ import numpy as np
 from .. import gpu
 from ..errors import InputError
 from ..solver import Solution, Solver, checked_sources
-from ..sssp_iterative.harish import kernel_suffix
+from ..inf import kernel_suffix
 from .layout import SweepLayout, first_top_level, hierarchy_of, layout, padded_sources
 from .phast import MAX_MEAN_DEGREE
 

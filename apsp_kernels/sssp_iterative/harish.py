@@ -22,20 +22,12 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
-from ..inf import KERNEL_SUFFIX
+from ..inf import KERNEL_SUFFIX, kernel_suffix
 from ..solver import Solution, Solver
 
 _CU = gpu.cu_path(__file__, "harish.cu")
 SUFFIX = KERNEL_SUFFIX
 WORD = 4
-
-
-def kernel_suffix(graph, method: str) -> str:
-    """``i32``/``f32``/``f64`` for the graph's weights, or InputError naming ``method``."""
-    try:
-        return SUFFIX[np.dtype(graph.dtype)]
-    except KeyError:
-        raise InputError(f"{method} takes int32, float32 or float64 weights, not {graph.dtype}") from None
 
 
 def paper_memory_words(n: int, m: int) -> int:

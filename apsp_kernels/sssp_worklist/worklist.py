@@ -25,7 +25,7 @@ import numpy as np
 from .. import gpu
 from ..errors import InputError
 from ..solver import Solution, Solver
-from ..sssp_iterative.harish import kernel_suffix
+from ..inf import kernel_suffix
 from ..sssp_iterative.tree import tree_predecessors
 
 _CU = gpu.cu_path(__file__, "worklist.cu")
