@@ -231,6 +231,27 @@ def test_the_default_block_is_the_solver_s_halved_until_it_fits():
         runner.block_need(g, 8192, block_solvers.PHAST)
 
 
+@pytest.mark.parametrize("count,size,workers", [(264346, 8192, 2), (321270, 8192, 2), (264346, 8192, 1),
+                                                (264346, 8192, 3), (1000, 1024, 2), (5000, 1024, 4),
+                                                (2049, 1024, 2), (100, 8192, 2), (7, 1024, 8)])
+def test_a_default_block_gives_every_worker_as_many_blocks(count, size, workers):
+    block = runner.balanced(count, size, workers)
+    blocks = -(-count // block)
+    assert 1 <= block <= size
+    if -(-count // size) % workers == 0:
+        assert block == size  # already even: the preferred block stays
+    elif count >= workers * runner.BLOCK_MULTIPLE:
+        assert blocks % workers == 0 and block % runner.BLOCK_MULTIPLE == 0
+    assert runner.balanced(264346, 8192, 2) == 7808  # NY on two GPUs: 34 blocks, 17 each
+
+
+def test_all_sources_and_estimate_take_the_balanced_default_block():
+    g = road(3000)
+    facts = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 80 << 30}}
+    size = runner.default_block_size(g, "scipy:dijkstra", facts, on_gpu=False, count=g.n)
+    assert size == runner.balanced(g.n, 1024, 2) and -(-g.n // size) % 2 == 0
+
+
 GATE = "apsp-kill-test"
 
 

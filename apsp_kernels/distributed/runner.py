@@ -81,15 +81,34 @@ def block_need(graph, size: int, key: str) -> int:
         4 * (graph.n + 1 + 2 * graph.m)
 
 
-def default_block_size(graph, key: str, facts: dict, on_gpu: bool) -> int:
+def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
-    halved down to 1024 while it does not fit the GPU of the worker with the least free memory."""
+    halved down to 1024 while it does not fit the GPU of the worker with the least free memory,
+    then shrunk so that ``count`` sources make a multiple of the workers' number of blocks
+    (:func:`balanced`)."""
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     free = min((f["gpu_free"] for f in facts.values()), default=0)
     while size > block_solvers.SMALLEST_DEFAULT_BLOCK and block_need(graph, size, key) > gpu.MEMORY_HEADROOM * free:
         size //= 2
-    return size
+    return size if count is None else balanced(count, size, max(len(facts), 1))
+
+
+BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees per sweep)
+
+
+def balanced(count: int, size: int, workers: int) -> int:
+    """The largest block of at most ``size`` sources (a multiple of :data:`BLOCK_MULTIPLE` where
+    that is possible) that cuts ``count`` sources into a multiple of ``workers`` blocks, so that
+    no worker runs one block more than the others at the end: NY's 264,346 sources on 2 workers
+    in 34 blocks of 7,808 instead of 33 of 8,192 (17 and 16 blocks: at most 1.94x)."""
+    blocks = -(-count // size)
+    if workers < 2 or blocks % workers == 0:
+        return size
+    blocks = -(-blocks // workers) * workers
+    even = -(-count // blocks)
+    rounded = -(-even // BLOCK_MULTIPLE) * BLOCK_MULTIPLE
+    return rounded if rounded <= size and -(-count // rounded) % workers == 0 else even
 
 
 def check_block_memory(graph, size: int, key: str, facts: dict) -> None:
@@ -126,7 +145,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu, graph), on_gpu)
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     size = block_size_of(block_size) if block_size is not None else \
-        default_block_size(graph, key, facts, on_gpu and not callable(key))
+        default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids))
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
         check_block_memory(graph, min(size, len(ids)), key, facts)
     if store is not None:
