@@ -67,13 +67,20 @@ def device_info() -> dict:
         return info
     if not available():
         return info
-    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    drv = cp.cuda.runtime.driverGetVersion()
+    props, drv = _properties(cp.cuda.Device().id)
     info.update(device=props["name"].decode(), driver=f"{drv // 1000}.{drv % 1000 // 10}",
                 sm_count=props["multiProcessorCount"],
                 compute_capability=f"{props['major']}.{props['minor']}",
                 total_memory=props["totalGlobalMem"], l2_bytes=props["l2CacheSize"])
     return info
+
+
+@functools.lru_cache(maxsize=None)
+def _properties(device_id: int) -> tuple:
+    """(properties, driver version) of a device, asked once: the query takes about 1 ms, and the
+    kernels' launch shapes read the SM count on every call."""
+    cp = cupy()
+    return cp.cuda.runtime.getDeviceProperties(device_id), cp.cuda.runtime.driverGetVersion()
 
 
 def banner() -> str:

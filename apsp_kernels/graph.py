@@ -147,9 +147,9 @@ class Graph:
     def max_weight(self):
         return self.weights.max() if self.m else 0
 
-    @property
+    @cached_property
     def has_negative_weights(self) -> bool:
-        return bool(self.m and self.min_weight < 0)
+        return bool(self.m and self.min_weight < 0)  # once: on the device each read is a sync
 
     @cached_property
     def degrees(self) -> np.ndarray:

@@ -106,3 +106,34 @@ def test_too_large_for_the_gpu_is_refused_before_allocating():
     with pytest.raises(InputError, match="320,000,000,000 bytes.*indices="):
         ak.shortest_path(a)
     assert cp.cuda.runtime.memGetInfo()[0] >= free_before - (64 << 20)
+
+
+@pytest.mark.parametrize("case", ["canonical", "duplicates", "unsorted", "self_loop", "fractional", "int64"])
+def test_cupyx_csr_in_any_format_gives_scipy_s_distances(case):
+    import cupy as cp
+    import cupyx.scipy.sparse as csp
+    a = random_matrix(120, seed=7)
+    if case == "fractional":
+        a.data = a.data / 3.0
+    if case == "int64":
+        a = a.astype(np.int64)
+    if case == "self_loop":
+        a = (a + sp.eye(120, format="csr") * 5).tocsr()
+    host = a.copy()
+    if case in ("duplicates", "unsorted"):
+        coo = a.tocoo()
+        order = np.random.default_rng(0).permutation(coo.nnz)
+        rows, cols, vals = coo.row[order], coo.col[order], coo.data[order]
+        if case == "duplicates":  # a lighter copy of every tenth arc: SciPy keeps the lighter
+            rows, cols = np.concatenate([rows, rows[::10]]), np.concatenate([cols, cols[::10]])
+            vals = np.concatenate([vals, vals[::10] / 2])
+        host = sp.csr_matrix((vals, (rows, cols)), shape=a.shape)  # sums duplicates...
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=120))])
+        by_row = np.argsort(rows, kind="stable")
+        host = sp.csr_matrix((vals[by_row], cols[by_row], indptr), shape=a.shape)  # ...this one keeps them
+        assert not host.has_canonical_format
+    want = scipy_csgraph.shortest_path(host)
+    x = csp.csr_matrix(host)
+    got = ak.shortest_path(x)
+    assert isinstance(got, cp.ndarray) and got.dtype == np.float64
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)

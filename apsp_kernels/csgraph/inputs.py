@@ -84,12 +84,12 @@ def prepare(csgraph, directed: bool = True, unweighted: bool = False, dtype=None
     dtype = checked_dtype(dtype)
     if isinstance(csgraph, Graph):
         return Prepared(settled(_from_graph(csgraph, directed, unweighted, dtype)), csgraph.on_device)
-    if sp.issparse(csgraph):
+    if sp.issparse(csgraph) or _is_cupyx_sparse(csgraph):
         csgraph = csgraph.tocsr()  # once: COO duplicates summed, CSR duplicates kept
         if directed and not unweighted:
             g = canonical_csr_graph(csgraph, dtype)
             if g is not None:
-                return Prepared(settled(g), False)
+                return Prepared(settled(g), g.on_device)
     return from_arcs(csgraph, directed, unweighted, dtype)
 
 
@@ -124,16 +124,18 @@ def from_arcs(csgraph, directed: bool, unweighted: bool, dtype=None) -> Prepared
 
 
 def canonical_csr_graph(a, dtype=None) -> Graph | None:
-    """A SciPy CSR matrix that is already what a Graph holds (sorted, unique columns per row, no
-    self loop, finite weights that the graph's dtype holds exactly) as that Graph, without
-    taking it apart into arcs; None for anything else, which :func:`from_arcs` takes."""
+    """A SciPy or CuPy CSR matrix that is already what a Graph holds (sorted, unique columns per
+    row, no self loop, finite weights that the graph's dtype holds exactly) as that Graph (on the
+    matrix's side), without taking it apart into arcs and sorting them again; None for anything
+    else, which :func:`from_arcs` takes."""
     n = _square(a.shape)
     w = a.data
     if w.dtype.kind not in "biuf" or a.nnz >= 2**31 or not a.has_canonical_format:
         return None
-    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
+    xp = array_module(w)
+    if w.dtype.kind == "f" and not bool(xp.isfinite(w).all()):
         return None
-    kind = weight_dtype(np, w, dtype)
+    kind = weight_dtype(xp, w, dtype)
     if kind == np.float32:
         return None  # the opt-in: from_arcs checks the weights and keeps the input's own for SciPy
     weights = w.astype(kind)
