@@ -108,15 +108,15 @@ def test_too_large_for_the_gpu_is_refused_before_allocating():
     assert cp.cuda.runtime.memGetInfo()[0] >= free_before - (64 << 20)
 
 
-@pytest.mark.parametrize("case", ["canonical", "duplicates", "unsorted", "self_loop", "fractional", "int64"])
+@pytest.mark.parametrize("case", ["canonical", "duplicates", "unsorted", "self_loop", "fractional", "float32"])
 def test_cupyx_csr_in_any_format_gives_scipy_s_distances(case):
     import cupy as cp
     import cupyx.scipy.sparse as csp
     a = random_matrix(120, seed=7)
     if case == "fractional":
         a.data = a.data / 3.0
-    if case == "int64":
-        a = a.astype(np.int64)
+    if case == "float32":  # (cupyx.scipy.sparse holds no integer weights)
+        a = a.astype(np.float32)
     if case == "self_loop":
         a = (a + sp.eye(120, format="csr") * 5).tocsr()
     host = a.copy()
