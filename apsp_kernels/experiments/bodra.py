@@ -40,8 +40,9 @@ import pandas as pd
 from .. import datasets, generators, gpu, oracle, registry, report, timing
 from ..errors import DatasetUnavailable, GPUMemoryError, NoGPUError
 from ..graph import Graph
-from ..profiles import check as check_profile
+from ..profiles import each as pick
 from ..records import Record
+from ..sampling import seeded_subset
 from .bodra_claims import EVIDENCE, speed_verdict, verdicts  # noqa: F401
 from .bodra_space import BF_METHODS, COLORS, FW_METHODS, GNUTELLA, LABELS, PAPER, ROAD_GRAPHS  # noqa: F401
 from .bodra_tables import (extrapolation_check, fig5, fig6, speed_frame, table1_frame,  # noqa: F401
@@ -52,11 +53,6 @@ TILE = 32
 SMOKE_ROAD = {"NY": (1200, 3000), "BAY": (1600, 3900)}
 SMOKE_P2P = {"gnutella04": (150, 560), "gnutella25": (230, 560), "gnutella30": (300, 760)}
 _NO_PREFIX = {name: None for name in FW_METHODS}
-
-
-def pick(profile: str, *, smoke, default, paper):
-    """Like profiles.choose, but ``paper=None`` means None (no prefix, all sources), not "as default"."""
-    return {"smoke": smoke, "default": default, "paper": paper}[check_profile(profile)]
 
 
 def config(profile: str) -> dict:
@@ -113,8 +109,7 @@ def road_graph(name: str, cfg: dict) -> Graph:
     if cfg["profile"] == "smoke":
         n, m = SMOKE_ROAD[name]
         g = generators.road_like(n, m, seed=cfg["seed"], name=name)
-        return dataclasses.replace(g, meta={**g.meta, "stand_in": True,
-                                            "label": f"tiny road-like smoke stand-in for {name}"})
+        return g.as_stand_in(f"tiny road-like smoke stand-in for {name}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the stand-in's label says it
         return datasets.load_or_stand_in(name, seed=cfg["seed"])
@@ -125,8 +120,7 @@ def p2p_graph(name: str, cfg: dict) -> Graph:
     if cfg["profile"] == "smoke":
         n, m = SMOKE_P2P[name]
         g = generators.random_digraph(n, m, w_max=100, seed=cfg["seed"], name=name)
-        return dataclasses.replace(g, meta={**g.meta, "stand_in": True,
-                                            "label": f"tiny random smoke stand-in for {name}"})
+        return g.as_stand_in(f"tiny random smoke stand-in for {name}")
     try:
         return datasets.load(name, weight_seed=cfg["seed"])
     except DatasetUnavailable:
@@ -148,17 +142,6 @@ def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeat
                       repeats=repeats, warmup=warmup, profile=cfg["profile"], **kw)
 
 
-def free_gpu_pool() -> None:
-    """Hand cached blocks back between graphs (n^2 matrices of different sizes fragment the pool)."""
-    if gpu.available():
-        gpu.cupy().get_default_memory_pool().free_all_blocks()
-
-
-def sample_sources(n: int, count: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    return np.sort(rng.choice(n, size=min(count, n), replace=False)).astype(np.int32)
-
-
 # ------------------------------------------------------------------------------ Table 1
 def table1(cfg: dict) -> list[Record]:
     """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc)."""
@@ -169,7 +152,7 @@ def table1(cfg: dict) -> list[Record]:
             records += bf_runs(method, g, cfg)
         if name in cfg["bf_cpu_graphs"]:
             records += bf_runs("bf_serial", g, cfg)
-        free_gpu_pool()
+        gpu.free_pool()
     return records
 
 
@@ -245,7 +228,8 @@ def table2(cfg: dict) -> list[Record]:
             bound = pilot.time_ms_median * g.n / steps
             run_full = bound / 1e3 <= cfg["dijkstra_budget_s"]
             if not run_full:
-                check_sources = sample_sources(g.n, cfg["dijkstra_check_sources"], cfg["seed"])
+                check_sources = seeded_subset(np.arange(g.n, dtype=np.int32), cfg["dijkstra_check_sources"],
+                                              cfg["seed"])
                 check = _run(name, g, cfg, "table2_check", sources=check_sources)
                 records.append(dataclasses.replace(
                     pilot, experiment="table2", params="{}", time_ms_median=bound,
@@ -261,7 +245,7 @@ def table2(cfg: dict) -> list[Record]:
         records.append(_run(name, g, cfg, "table2"))
     sample = cfg["dijkstra_cpu_sample"]
     if sample and sample < g.n:
-        src = sample_sources(g.n, sample, cfg["seed"])
+        src = seeded_subset(np.arange(g.n, dtype=np.int32), sample, cfg["seed"])
         records.append(_run("dijkstra_serial", g, cfg, "table2", sources=src, scale=g.n / len(src),
                             extrapolation=f"{len(src)} seeded sources timed, scaled by {g.n}/{len(src)}"))
     else:
@@ -279,7 +263,7 @@ def table3(cfg: dict) -> tuple[list[Record], pd.DataFrame]:
         for name in FW_METHODS:
             memory.append(memory_row(name, g))
             records += fw_runs(name, g, cfg)
-            free_gpu_pool()
+            gpu.free_pool()
         if gname in cfg["fw_serial_graphs"]:
             records.append(_run("fw_serial", g, cfg, "table3"))
     return records, pd.DataFrame(memory)
@@ -332,7 +316,7 @@ def verify_fw_prefix(name: str, g: Graph, k: int, cfg: dict) -> tuple[bool, floa
         solver = registry.get(PAPER, name).make(g, max_k=k)
         sol = solver.solve_once(f"{name} prefix check on {g.name}")
         done = min(g.n, fw_units(name, g.n, k) * (TILE if name in TILED else 1))
-        rows = sample_sources(g.n, cfg["fw_verify_rows"], cfg["seed"])
+        rows = seeded_subset(np.arange(g.n, dtype=np.int32), cfg["fw_verify_rows"], cfg["seed"])
         got, pred = sol.rows(rows), sol.pred_rows(rows)
         del solver, sol
     except (GPUMemoryError, NoGPUError) as exc:
@@ -368,5 +352,5 @@ def speed_reference(cfg: dict) -> list[Record]:
         for params, scope in (({}, "kernel"), ({"host_io": True}, "with_transfers")):
             records.append(_run("fw_tiled_shared", g, cfg, "speed_reference", params=params,
                                 repeats=reps, warmup=1, scope=scope, verify_rows=rows))
-        free_gpu_pool()
+        gpu.free_pool()
     return records
