@@ -100,6 +100,13 @@ def free_bytes() -> int:
     return int(free + pool.free_bytes())
 
 
+def free_pool() -> None:
+    """Hand CuPy's cached blocks back to the device (between graphs: matrices of other sizes
+    fragment the pool); nothing without a GPU."""
+    if available():
+        cupy().get_default_memory_pool().free_all_blocks()
+
+
 def require_memory(nbytes: int, what: str) -> None:
     """Raise GPUMemoryError before allocating ``nbytes`` that will not fit."""
     free = free_bytes()

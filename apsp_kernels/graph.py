@@ -14,7 +14,7 @@ Policies (the same for every generator, parser and method):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -138,6 +138,12 @@ class Graph:
     @property
     def is_stand_in(self) -> bool:
         return bool(self.meta.get("stand_in", False))
+
+    def as_stand_in(self, label: str, name: str | None = None, **meta) -> "Graph":
+        """This graph (arrays shared; renamed when ``name`` is given) labelled as the stand-in it
+        is: ``meta["stand_in"]``, ``label`` and any further provenance keys."""
+        return replace(self, name=self.name if name is None else name,
+                       meta={**self.meta, "stand_in": True, "label": label, **meta})
 
     @cached_property
     def min_weight(self):

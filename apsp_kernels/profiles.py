@@ -15,5 +15,10 @@ def check(profile: str) -> str:
 
 def choose(profile: str, *, smoke, default, paper=None):
     """The value for ``profile``; ``paper`` falls back to ``default``."""
-    return {"smoke": smoke, "default": default,
-            "paper": default if paper is None else paper}[check(profile)]
+    return each(profile, smoke=smoke, default=default, paper=default if paper is None else paper)
+
+
+def each(profile: str, *, smoke, default, paper):
+    """The value for ``profile``, None included: ``paper=None`` is None (e.g. no prefix, every
+    source), where :func:`choose` would take ``default``'s."""
+    return {"smoke": smoke, "default": default, "paper": paper}[check(profile)]

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import generators, oracle, registry, report
+from apsp_kernels import generators, oracle, profiles, registry, report
 from apsp_kernels.errors import InputError
 from apsp_kernels.experiments import bodra as exp
 from apsp_kernels.graph import Graph
@@ -255,6 +255,14 @@ def test_config_is_complete_for_every_profile(profile):
     if profile == "default":
         assert cfg["bench_sizes"] == (4096, 8192) and cfg["fw_graphs"] == exp.GNUTELLA
         assert {"NY", "BAY"} <= set(cfg["road_graphs"])
+
+
+def test_each_profile_keeps_its_own_none():
+    assert profiles.each("paper", smoke=1, default=2, paper=None) is None  # every source, no prefix
+    assert profiles.choose("paper", smoke=1, default=2, paper=None) == 2   # choose: as default
+    assert [profiles.each(p, smoke=1, default=2, paper=3) for p in PROFILES] == [1, 2, 3]
+    with pytest.raises(ValueError, match="profile must be one of"):
+        profiles.each("full", smoke=1, default=2, paper=3)
 
 
 @pytest.fixture(scope="module")

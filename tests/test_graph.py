@@ -143,3 +143,13 @@ def test_solve_once_runs_the_lifecycle_and_returns_the_solution():
     g = Graph.from_edges(4, [0, 1, 2], [1, 2, 3], [5, 1, 2], name="chain4")
     sol = registry.get("pandey", "fw_serial").make(g).solve_once()
     assert oracle.verify(sol, g)["verified"] and sol.to_numpy()[0, 3] == 8
+
+
+def test_as_stand_in_labels_a_copy_and_keeps_the_arrays():
+    g = Graph.from_edges(3, [0, 1], [1, 2], [5, 7], name="g", meta={"source": "test"})
+    s = g.as_stand_in("small stand-in for X", name="X", url="http://x")
+    assert s.is_stand_in and not g.is_stand_in and g.name == "g" and s.name == "X"
+    assert s.meta == {**g.meta, "stand_in": True, "label": "small stand-in for X", "url": "http://x"}
+    assert s.meta["source"] == "test"
+    assert s.indptr is g.indptr and s.weights is g.weights
+    assert g.as_stand_in("same name").name == "g"

@@ -1,5 +1,9 @@
 """Experiment drivers of bodra (notebooks/bodra.ipynb): Tables 1-3, Fig. 5-6, speed reference.
 
+This module holds the configuration, the graphs and the sweeps; the tables and figures are in
+:mod:`.bodra_tables`, the claims' verdicts and their ``EVIDENCE`` in :mod:`.bodra_claims`, the
+method and graph names in :mod:`.bodra_space` (all re-exported here).
+
 Every timed number comes from :func:`apsp_kernels.timing.run`. Where a full run does not fit
 the profile's budget, a part is timed and scaled; the record says so (``extrapolated``,
 ``extrapolation``):
@@ -34,36 +38,21 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets, generators, gpu, oracle, registry, report, timing
-from ..verdicts import Evidence
 from ..errors import DatasetUnavailable, GPUMemoryError, NoGPUError
 from ..graph import Graph
-from ..profiles import check as check_profile
+from ..profiles import each as pick
 from ..records import Record
+from ..sampling import seeded_subset
+from .bodra_claims import EVIDENCE, speed_verdict, verdicts  # noqa: F401
+from .bodra_space import BF_METHODS, COLORS, FW_METHODS, GNUTELLA, LABELS, PAPER, ROAD_GRAPHS  # noqa: F401
+from .bodra_tables import (extrapolation_check, fig5, fig6, speed_frame, table1_frame,  # noqa: F401
+                           table2_frame, table3_frame)
 
-PAPER = "bodra"
-BF_METHODS = ("bf_naive", "bf_stride", "bf_stride_flag")
-FW_METHODS = ("fw_naive", "fw_super_naive", "fw_super_naive_shared", "fw_tiled", "fw_tiled_shared")
 TILED = ("fw_tiled", "fw_tiled_shared")
-ROAD_GRAPHS = ("NY", "BAY", "COL", "FLA", "NE", "E")
-GNUTELLA = ("gnutella04", "gnutella25", "gnutella30")
 TILE = 32
-LABELS = {
-    "bf_serial": "CPU (serial, numba)", "bf_naive": "naive", "bf_stride": "stride",
-    "bf_stride_flag": "stride with flag",
-    "dijkstra_serial": "CPU (SciPy, one core)", "dijkstra_naive_apsp": "naive GPU",
-    "fw_serial": "CPU (serial, numba)", "fw_naive": "naive", "fw_super_naive": "super naive",
-    "fw_super_naive_shared": "super naive shared", "fw_tiled": "tiled",
-    "fw_tiled_shared": "tiled with shared memory",
-}
-COLORS = {name: f"C{i}" for i, name in enumerate(LABELS)}
 SMOKE_ROAD = {"NY": (1200, 3000), "BAY": (1600, 3900)}
 SMOKE_P2P = {"gnutella04": (150, 560), "gnutella25": (230, 560), "gnutella30": (300, 760)}
 _NO_PREFIX = {name: None for name in FW_METHODS}
-
-
-def pick(profile: str, *, smoke, default, paper):
-    """Like profiles.choose, but ``paper=None`` means None (no prefix, all sources), not "as default"."""
-    return {"smoke": smoke, "default": default, "paper": paper}[check_profile(profile)]
 
 
 def config(profile: str) -> dict:
@@ -120,8 +109,7 @@ def road_graph(name: str, cfg: dict) -> Graph:
     if cfg["profile"] == "smoke":
         n, m = SMOKE_ROAD[name]
         g = generators.road_like(n, m, seed=cfg["seed"], name=name)
-        return dataclasses.replace(g, meta={**g.meta, "stand_in": True,
-                                            "label": f"tiny road-like smoke stand-in for {name}"})
+        return g.as_stand_in(f"tiny road-like smoke stand-in for {name}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the stand-in's label says it
         return datasets.load_or_stand_in(name, seed=cfg["seed"])
@@ -132,8 +120,7 @@ def p2p_graph(name: str, cfg: dict) -> Graph:
     if cfg["profile"] == "smoke":
         n, m = SMOKE_P2P[name]
         g = generators.random_digraph(n, m, w_max=100, seed=cfg["seed"], name=name)
-        return dataclasses.replace(g, meta={**g.meta, "stand_in": True,
-                                            "label": f"tiny random smoke stand-in for {name}"})
+        return g.as_stand_in(f"tiny random smoke stand-in for {name}")
     try:
         return datasets.load(name, weight_seed=cfg["seed"])
     except DatasetUnavailable:
@@ -148,27 +135,11 @@ def four_regular(n: int, seed: int = 0) -> Graph:
                                         name=f"4regular-n{n}")
 
 
-def graph_row(g: Graph) -> dict:
-    return {"graph": g.name, "nodes": g.n, "arcs": g.m,
-            "input": "stand-in: " + g.meta.get("label", "") if g.is_stand_in else "original"}
-
-
 # ------------------------------------------------------------------------------ runs
 def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeats=1, warmup=0,
          **kw) -> Record:
     return timing.run(registry.get(PAPER, name), g, experiment=experiment, params=params,
                       repeats=repeats, warmup=warmup, profile=cfg["profile"], **kw)
-
-
-def free_gpu_pool() -> None:
-    """Hand cached blocks back between graphs (n^2 matrices of different sizes fragment the pool)."""
-    if gpu.available():
-        gpu.cupy().get_default_memory_pool().free_all_blocks()
-
-
-def sample_sources(n: int, count: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    return np.sort(rng.choice(n, size=min(count, n), replace=False)).astype(np.int32)
 
 
 # ------------------------------------------------------------------------------ Table 1
@@ -181,7 +152,7 @@ def table1(cfg: dict) -> list[Record]:
             records += bf_runs(method, g, cfg)
         if name in cfg["bf_cpu_graphs"]:
             records += bf_runs("bf_serial", g, cfg)
-        free_gpu_pool()
+        gpu.free_pool()
     return records
 
 
@@ -244,34 +215,6 @@ def two_point_estimate(r1: Record, r2: Record, p1: int, p2: int, full: int, conv
         stats=json.dumps(stats, sort_keys=True, default=str))
 
 
-def table1_frame(df: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """Published beside measured, one row per (graph, method); skipped graphs listed with why."""
-    pub = report.published(PAPER, "table1")
-    rows = []
-    for ds in ROAD_GRAPHS:
-        for method in ("bf_serial",) + BF_METHODS:
-            paper = _published_s(pub, ds, method)
-            faith = _one(df, "table1", ds, method)
-            early = _one(df, "table1_early_exit", ds, method)
-            if ds in cfg["road_skipped"] or (faith is None and early is None):
-                if method == "bf_serial" and math.isnan(paper):
-                    continue
-                rows.append({"graph": ds, "method": LABELS[method], "paper s": paper,
-                             "note": cfg["road_skipped"].get(ds, "not run in this profile")})
-                continue
-            ref = faith if faith is not None else early
-            rows.append({
-                "graph": ds, "nodes": ref["n"], "arcs": ref["m"],
-                "input": "stand-in" if ref["stand_in"] else "original",
-                "method": LABELS[method], "paper s": paper,
-                "ours faithful s": _seconds(faith), "ours early-exit s": _seconds(early),
-                "iterations to converge": _stat(early, "converged_after"),
-                "verified": _verified(faith, early),
-                "note": _note(faith) or _note(early),
-            })
-    return pd.DataFrame(rows)
-
-
 # ------------------------------------------------------------------------------ Table 2
 def table2(cfg: dict) -> list[Record]:
     """Dijkstra APSP on Gnutella04: GPU naive (full, or bounded from a pilot) and SciPy on the CPU."""
@@ -285,7 +228,8 @@ def table2(cfg: dict) -> list[Record]:
             bound = pilot.time_ms_median * g.n / steps
             run_full = bound / 1e3 <= cfg["dijkstra_budget_s"]
             if not run_full:
-                check_sources = sample_sources(g.n, cfg["dijkstra_check_sources"], cfg["seed"])
+                check_sources = seeded_subset(np.arange(g.n, dtype=np.int32), cfg["dijkstra_check_sources"],
+                                              cfg["seed"])
                 check = _run(name, g, cfg, "table2_check", sources=check_sources)
                 records.append(dataclasses.replace(
                     pilot, experiment="table2", params="{}", time_ms_median=bound,
@@ -301,24 +245,12 @@ def table2(cfg: dict) -> list[Record]:
         records.append(_run(name, g, cfg, "table2"))
     sample = cfg["dijkstra_cpu_sample"]
     if sample and sample < g.n:
-        src = sample_sources(g.n, sample, cfg["seed"])
+        src = seeded_subset(np.arange(g.n, dtype=np.int32), sample, cfg["seed"])
         records.append(_run("dijkstra_serial", g, cfg, "table2", sources=src, scale=g.n / len(src),
                             extrapolation=f"{len(src)} seeded sources timed, scaled by {g.n}/{len(src)}"))
     else:
         records.append(_run("dijkstra_serial", g, cfg, "table2"))
     return records
-
-
-def table2_frame(df: pd.DataFrame) -> pd.DataFrame:
-    pub = report.published(PAPER, "table2")
-    rows = []
-    for method in ("dijkstra_serial", "dijkstra_naive_apsp"):
-        ds = pub["dataset"].iloc[0]
-        rec = _one(df, "table2", ds, method)
-        rows.append({"graph": ds, "method": LABELS[method], "paper s": _published_s(pub, ds, method),
-                     "ours s": _seconds(rec), "verified": _verified(rec),
-                     "note": _note(rec) or ("" if rec is not None else "not run")})
-    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------ Table 3
@@ -331,7 +263,7 @@ def table3(cfg: dict) -> tuple[list[Record], pd.DataFrame]:
         for name in FW_METHODS:
             memory.append(memory_row(name, g))
             records += fw_runs(name, g, cfg)
-            free_gpu_pool()
+            gpu.free_pool()
         if gname in cfg["fw_serial_graphs"]:
             records.append(_run("fw_serial", g, cfg, "table3"))
     return records, pd.DataFrame(memory)
@@ -384,7 +316,7 @@ def verify_fw_prefix(name: str, g: Graph, k: int, cfg: dict) -> tuple[bool, floa
         solver = registry.get(PAPER, name).make(g, max_k=k)
         sol = solver.solve_once(f"{name} prefix check on {g.name}")
         done = min(g.n, fw_units(name, g.n, k) * (TILE if name in TILED else 1))
-        rows = sample_sources(g.n, cfg["fw_verify_rows"], cfg["seed"])
+        rows = seeded_subset(np.arange(g.n, dtype=np.int32), cfg["fw_verify_rows"], cfg["seed"])
         got, pred = sol.rows(rows), sol.pred_rows(rows)
         del solver, sol
     except (GPUMemoryError, NoGPUError) as exc:
@@ -400,40 +332,6 @@ def verify_fw_prefix(name: str, g: Graph, k: int, cfg: dict) -> tuple[bool, floa
     scope = (f"{len(rows)} sampled rows after the first {done} values of k (untimed rerun of the "
              f"same kernels) vs Dijkstra restricted to intermediate vertices < {done}")
     return ok, worst, scope + (" + predecessors" if pred is not None else "")
-
-
-def table3_frame(df: pd.DataFrame, memory: pd.DataFrame | None = None) -> pd.DataFrame:
-    pub = report.published(PAPER, "table3")
-    rows = []
-    for ds in GNUTELLA:
-        for method in ("fw_serial",) + FW_METHODS:
-            rec = _one(df, "table3", ds, method)
-            paper = _published_s(pub, ds, method)
-            if rec is None and math.isnan(paper):
-                continue
-            row = {"graph": ds, "method": LABELS[method], "paper s": paper, "ours s": _seconds(rec),
-                   "verified": _verified(rec),
-                   "note": _note(rec) or ("not re-run (paper's number)" if rec is None else "")}
-            if rec is not None:
-                row.update(nodes=rec["n"], arcs=rec["m"])
-            if memory is not None and len(memory):
-                hit = memory[(memory["graph"] == ds) & (memory["method"] == LABELS[method])]
-                row["device GiB"] = float(hit["device GiB"].iloc[0]) if len(hit) else np.nan
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def extrapolation_check(df: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """The prefix estimate beside the full measurement of the same variant and graph."""
-    if not cfg["fw_extrapolation_check"]:
-        return pd.DataFrame()
-    name, ds = cfg["fw_extrapolation_check"]
-    est, full = _one(df, "table3", ds, name), _one(df, "table3_full_check", ds, name)
-    if est is None or full is None or est["skipped"] or full["skipped"]:
-        return pd.DataFrame()
-    return pd.DataFrame([{"graph": ds, "method": LABELS[name], "prefix estimate s": _seconds(est),
-                          "full run s": _seconds(full),
-                          "estimate / full": est["time_ms_median"] / full["time_ms_median"]}])
 
 
 # ------------------------------------------------------------------------------ speed reference
@@ -454,234 +352,5 @@ def speed_reference(cfg: dict) -> list[Record]:
         for params, scope in (({}, "kernel"), ({"host_io": True}, "with_transfers")):
             records.append(_run("fw_tiled_shared", g, cfg, "speed_reference", params=params,
                                 repeats=reps, warmup=1, scope=scope, verify_rows=rows))
-        free_gpu_pool()
+        gpu.free_pool()
     return records
-
-
-def speed_frame(df: pd.DataFrame) -> pd.DataFrame:
-    pub = report.published(PAPER, "speed_reference")
-    sel = df[df["experiment"] == "speed_reference"]
-    rows = []
-    for n in sorted(set(sel["n"])):
-        at = sel[sel["n"] == n]
-        kern = at[at["timing_scope"] == "kernel"]
-        copy = at[at["timing_scope"] == "with_transfers"]
-        ref = pub[pub["n"] == n]
-        author = float(ref["time_ms"].iloc[0]) if len(ref) else np.nan
-        ours_copy = float(copy["time_ms_median"].iloc[0]) if len(copy) else np.nan
-        rows.append({"graph": at["graph"].iloc[0], "n": n,
-                     "author ms (with copies)": author,
-                     "author device": ref["device"].iloc[0] if len(ref) else "",
-                     "our device": at["device"].iloc[0],
-                     "ours ms (with copies)": ours_copy,
-                     "ours ms (kernel only)": float(kern["time_ms_median"].iloc[0]) if len(kern) else np.nan,
-                     "author / ours (with copies)": author / ours_copy,
-                     "verified": bool(at["verified"].all()),
-                     "note": "; ".join(sorted({s for s in at["skipped"].fillna("") if s}))})
-    return pd.DataFrame(rows)
-
-
-# ------------------------------------------------------------------------------ claims
-def _within(value: float, low, high) -> bool | None:
-    if value is None or not np.isfinite(value):
-        return None
-    ok = value >= low if pd.notna(low) else True
-    return bool(ok and (value <= high if pd.notna(high) else True))
-
-
-def _ratio_verdict(claim_id: str, ratios: dict, how: str) -> dict:
-    c = report.claim(PAPER, claim_id)
-    good = {k: v for k, v in ratios.items() if v is not None and np.isfinite(v)}
-    if not good:
-        return {"claim": c["claim"], "published": c["published"], "measured": "not measured",
-                "holds": None, "note": f"not tested: no measured pair ({how})"}
-    per = ", ".join(f"{k}: {v:.2f}" for k, v in good.items())
-    geo = float(np.exp(np.mean(np.log(list(good.values())))))
-    holds = all(_within(v, c["low"], c["high"]) for v in good.values())
-    rng = f"[{c['low']}, {c['high'] if pd.notna(c['high']) else 'inf'}]"
-    return {"claim": c["claim"], "published": c["published"], "measured": f"{geo:.2f} (geo. mean; {per})",
-            "holds": holds, "note": f"{how}; holds when every ratio lies in {rng}"}
-
-
-def verdicts(df: pd.DataFrame) -> list[dict]:
-    """Each relative claim of the paper as a measured ratio with a verdict (add with report.add_verdict)."""
-    out = []
-    t1 = lambda m, ds: _time(df, "table1", ds, m)  # noqa: E731
-    graphs1 = sorted(set(df.loc[df["experiment"] == "table1", "graph"]), key=_road_order)
-    out.append(_ratio_verdict("bf_flag_vs_naive", {g: _div(t1("bf_naive", g), t1("bf_stride_flag", g))
-                                                    for g in graphs1},
-                              "faithful-mode time of naive / stride with flag, per graph"))
-    small = graphs1[:1]
-    out.append(_ratio_verdict("bf_stride_small", {g: _div(t1("bf_stride", g), t1("bf_naive", g)) for g in small},
-                              "faithful-mode time of stride / naive on the smallest graph"))
-    ds2 = "gnutella04"
-    out.append(_ratio_verdict("dijkstra_gpu_vs_cpu",
-                              {ds2: _div(_time(df, "table2", ds2, "dijkstra_serial"),
-                                         _time(df, "table2", ds2, "dijkstra_naive_apsp"))},
-                              "CPU / GPU time; our CPU baseline is SciPy's heap Dijkstra on CSR, far "
-                              "faster than the author's O(n^2)-per-source CPU code"))
-    graphs3 = [g for g in GNUTELLA if _time(df, "table3", g, "fw_tiled_shared") is not None]
-    t3 = lambda m, ds: _time(df, "table3", ds, m)  # noqa: E731
-    fastest = {g: _div(min(_nz(t3("fw_naive", g)), _nz(t3("fw_super_naive_shared", g))),
-                       t3("fw_super_naive", g)) for g in graphs3}
-    out.append(_ratio_verdict("fw_super_naive_fastest_naive", fastest,
-                              "min(naive, super naive shared) / super naive, per graph"))
-    out.append(_ratio_verdict("fw_shared_no_gain",
-                              {g: _div(t3("fw_super_naive_shared", g), t3("fw_super_naive", g)) for g in graphs3},
-                              "super naive shared / super naive, per graph"))
-    out.append(_ratio_verdict("fw_tiled_vs_naive",
-                              {g: _div(t3("fw_naive", g), t3("fw_tiled", g)) for g in graphs3},
-                              "naive / tiled, per graph"))
-    out.append(_ratio_verdict("fw_tiled_shared_vs_tiled",
-                              {g: _div(t3("fw_tiled", g), t3("fw_tiled_shared", g)) for g in graphs3},
-                              "tiled / tiled with shared memory, per graph"))
-    out.append(_ratio_verdict("fw_tiled_shared_vs_naive",
-                              {g: _div(t3("fw_naive", g), t3("fw_tiled_shared", g)) for g in graphs3},
-                              "naive / tiled with shared memory, per graph"))
-    return out
-
-
-def speed_verdict(speed: pd.DataFrame) -> dict:
-    """Issue 3's requirement: at least as fast as the author's code on the H100 it was timed on."""
-    pub = report.published(PAPER, "speed_reference")
-    author = dict(zip(pub["n"], pub["time_ms"].where(pub["device"] == "NVIDIA H100")))
-    claim = ("our tiled-shared FW is at least as fast as the author's CUDA code on an H100 "
-             f"({author[4096]:g} ms at n=4096, {author[8192]:g} ms at n=8192, with host<->device copies)")
-    published = f"{author[4096]:g} ms / {author[8192]:g} ms"
-    rows = speed[speed["author device"] == "NVIDIA H100"] if len(speed) else speed
-    ratios = rows["author / ours (with copies)"].dropna() if len(rows) else pd.Series(dtype=float)
-    if ratios.empty:
-        return {"claim": claim, "published": published, "measured": "not measured", "holds": None,
-                "note": "not tested: no GPU measurement"}
-    measured = ", ".join(f"n={int(n)}: {t:.1f} ms ({r:.2f}x)" for n, t, r in
-                         zip(rows["n"], rows["ours ms (with copies)"], rows["author / ours (with copies)"]))
-    holds, why = report.timed_goal(bool((ratios >= 1).all()), rows["our device"].iloc[0])
-    return {"claim": claim, "published": published, "measured": measured, "holds": holds,
-            "note": "; ".join(filter(None, ("project requirement (issue 3), not a paper claim", why)))}
-
-
-# ------------------------------------------------------------------------------ figures
-def fig5(table: pd.DataFrame):
-    """Fig. 5 analogue: Bellman-Ford per graph, paper (hatched) beside ours (faithful, solid;
-    early exit as black markers)."""
-    return _bars(table, BF_METHODS, "ours faithful s",
-                 "Fig. 5 analogue: Bellman-Ford, |V|-1 iterations (x: ours with early exit)",
-                 marker_col="ours early-exit s")
-
-
-def fig6(table: pd.DataFrame):
-    """Fig. 6 analogue: Floyd-Warshall times per graph, paper (hatched) beside ours."""
-    return _bars(table, FW_METHODS, "ours s", "Fig. 6 analogue: Floyd-Warshall variants")
-
-
-def _bars(table: pd.DataFrame, methods, ours_col: str, title: str, marker_col: str | None = None):
-    import matplotlib.pyplot as plt
-    graphs = list(dict.fromkeys(table["graph"]))
-    fig, ax = plt.subplots(figsize=(max(6.5, 1.15 * len(graphs) * len(methods) / 1.5), 4.6))
-    width = 0.8 / (2 * len(methods))
-    x = np.arange(len(graphs))
-    for i, m in enumerate(methods):
-        sel = table[table["method"] == LABELS[m]].set_index("graph").reindex(graphs)
-        col = lambda c: (sel[c].astype(float).to_numpy() if c in sel  # noqa: E731
-                         else np.full(len(graphs), np.nan))
-        pos = x - 0.4 + width * (2 * i + 0.5)
-        ax.bar(pos, col("paper s"), width, color=COLORS[m], alpha=0.35, hatch="//",
-               edgecolor=COLORS[m], label=f"{LABELS[m]} (paper)")
-        ax.bar(pos + width, col(ours_col), width, color=COLORS[m], label=f"{LABELS[m]} (ours)")
-        if marker_col:
-            ax.plot(pos + width, col(marker_col), "kx", ms=6,
-                    label="ours, early exit" if i == 0 else None)
-    ticks = []
-    for gname in graphs:
-        sel = table[table["graph"] == gname]
-        notes = " ".join(str(s) for s in sel["note"].fillna(""))
-        ran = ours_col in sel and sel[ours_col].astype(float).notna().any()
-        tags = []
-        if "input" in sel and (sel["input"] == "stand-in").any():
-            tags.append("stand-in")
-        if "scaled:" in notes:
-            tags.append("partly scaled")
-        if not ran:
-            tags.append("not run")
-        ticks.append("\n".join([gname] + tags))
-    ax.set_xticks(x, ticks, fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylabel("time [s] (log scale)")
-    ax.set_title(f"{title}\npaper: GeForce (CUDA 10); ours: {report.title_suffix()}", fontsize=10)
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    return fig
-
-
-# ------------------------------------------------------------------------------ helpers
-def _road_order(name: str) -> int:
-    return ROAD_GRAPHS.index(name) if name in ROAD_GRAPHS else len(ROAD_GRAPHS)
-
-
-def _published_s(pub: pd.DataFrame, ds: str, method: str) -> float:
-    hit = pub[(pub["dataset"] == ds) & (pub["method"] == method)]["time_s"]
-    return float(hit.iloc[0]) if len(hit) and pd.notna(hit.iloc[0]) else float("nan")
-
-
-def _one(df: pd.DataFrame, experiment: str, ds: str, method: str):
-    hit = df[(df["experiment"] == experiment) & (df["graph"] == ds) & (df["method"] == method)]
-    return None if hit.empty else hit.iloc[-1]
-
-
-def _time(df, experiment, ds, method):
-    rec = _one(df, experiment, ds, method)
-    if rec is None or (isinstance(rec["skipped"], str) and rec["skipped"]):
-        return None
-    t = float(rec["time_ms_median"])
-    return t if np.isfinite(t) else None
-
-
-def _seconds(rec) -> float:
-    if rec is None:
-        return float("nan")
-    return float(rec["time_ms_median"]) / 1e3
-
-
-def _verified(*recs):
-    done = [r for r in recs if r is not None and not (isinstance(r["skipped"], str) and r["skipped"])]
-    return None if not done else bool(all(bool(r["verified"]) for r in done))
-
-
-def _stat(rec, key):
-    if rec is None:
-        return None
-    return json.loads(rec["stats"] or "{}").get(key)
-
-
-def _note(rec) -> str:
-    if rec is None:
-        return ""
-    if isinstance(rec["skipped"], str) and rec["skipped"]:
-        return "skipped: " + rec["skipped"]
-    tags = []
-    if rec["stand_in"]:
-        tags.append("stand-in graph")
-    if rec["extrapolated"]:
-        tags.append("scaled: " + str(rec["extrapolation"]))
-    return "; ".join(tags)
-
-
-def _div(a, b):
-    return None if a is None or b is None or b == 0 else a / b
-
-
-def _nz(t):
-    return math.inf if t is None else t
-
-# ------------------------------------------------------------------ what each verdict rests on
-EVIDENCE = [
-    Evidence("Bellman-Ford stride with flag", "table1", ("bf_naive", "bf_stride_flag")),
-    Evidence("the strided version runs slower", "table1", ("bf_naive", "bf_stride"), "NY"),
-    Evidence("naive GPU Dijkstra APSP", "table2", ("dijkstra_naive_apsp", "dijkstra_serial")),
-    Evidence("super naive is the fastest", "table3", ("fw_naive", "fw_super_naive", "fw_super_naive_shared")),
-    Evidence("super naive shared does not", "table3", ("fw_super_naive", "fw_super_naive_shared")),
-    Evidence("tiled runs about", "table3", ("fw_naive", "fw_tiled")),
-    Evidence("tiled with shared memory is about 2", "table3", ("fw_tiled", "fw_tiled_shared")),
-    Evidence("tiled with shared memory is about 8", "table3", ("fw_naive", "fw_tiled_shared")),
-    Evidence("our tiled-shared FW", "speed_reference", "fw_tiled_shared"),
-]

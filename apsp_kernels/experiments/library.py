@@ -12,7 +12,6 @@ says ``extrapolated`` and how). Every auto result is checked against SciPy on th
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import numpy as np
@@ -80,7 +79,7 @@ def build_graph(spec: dict) -> Graph:
         raise ValueError(f"unknown graph kind {kind!r}")
     if "for" in spec:
         label = f"small stand-in for {spec['for']} ({g.meta.get('label', kind)})"
-        g = dataclasses.replace(g, meta={**g.meta, "stand_in": True, "label": label})
+        g = g.as_stand_in(label)
     return g
 
 

@@ -312,8 +312,7 @@ def road_graph(spec: dict) -> Graph:
         return datasets.load_or_stand_in(spec["name"])
     g = generators.road_like(spec["n"], spec["m"], seed=0)
     label = f"small stand-in for USA-road-d.{spec['for']} ({g.meta.get('label', 'road-like')})"
-    return Graph(g.n, g.indptr, g.indices, g.weights, name=f"{g.name}-for-{spec['for']}",
-                 meta={**g.meta, "stand_in": True, "label": label})
+    return g.as_stand_in(label, name=f"{g.name}-for-{spec['for']}")
 
 
 def road_sssp(cfg: dict, methods=None, log=None) -> list[Record]:

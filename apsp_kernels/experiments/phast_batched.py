@@ -98,7 +98,7 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
             log(f"  {g.name} K={k:3d} columns={c:5d}: {us:.3f} µs/tree sweep ({with_rows:.3f} with rows), "
                 f"bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
             del sweeps, out
-            cp.get_default_memory_pool().free_all_blocks()
+            gpu.free_pool()
     return rows_out
 
 

@@ -393,7 +393,7 @@ def table2(cfg: dict) -> list[Record]:
                                     instances_checked=checked, oracle_of=oracle_of, name=name,
                                     profile=cfg["profile"]))
             del batch
-            cp.get_default_memory_pool().free_all_blocks()
+            gpu.free_pool()
     return out
 
 
