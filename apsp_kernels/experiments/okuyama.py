@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .. import gpu, registry, timing
-from ..profiles import choose
+from ..profiles import choose, each
 from ..records import Record
 from ..report import progress
 from ..sssp_iterative.harish import paper_memory_words as harish_words
@@ -62,7 +62,7 @@ def config(profile: str) -> dict:
         verify_work=20_000_000,
         # Fig. 12/13 sweeps: rows checked per run (None = the rule above). The default
         # profile samples them to stay within its time budget (seven |V| = 4K oracles)
-        sweep_verify_rows=choose(profile, smoke=None, default=256, paper=None),
+        sweep_verify_rows=each(profile, smoke=None, default=256, paper=None),
         fig10_sizes=choose(profile, smoke=[128, 256],
                            default=[1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144],
                            paper=[1024 * 2 ** i for i in range(11)]),
