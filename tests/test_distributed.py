@@ -122,6 +122,22 @@ def test_sharing_the_graph_once_raises_no_large_graph_hint(client):
         assert shared.result().n == 150
 
 
+def test_a_graph_is_sent_once_per_client_and_again_when_it_changes(client):
+    g = road(150)
+    first = runner.share_graph(client, g, "token-a")
+    first.result()
+    assert runner.share_graph(client, g, "token-a").key == first.key
+    other = runner.share_graph(client, road(60), "token-b")
+    assert other.key != first.key and other.result().n == 60
+    assert runner.share_graph(client, g, "token-a").key != first.key  # the last one only is kept
+    g2 = road(150)
+    from apsp_kernels.sssp_hierarchy.layout import HIERARCHY_KEY
+    plain = runner.share_graph(client, g2, "token-c")
+    plain.result()
+    g2.__dict__[HIERARCHY_KEY] = "a hierarchy"  # PHAST's, added since: sent again with it
+    assert runner.share_graph(client, g2, "token-c").key != plain.key
+
+
 def test_rows_are_read_by_source_or_by_position(client, tmp_path):
     g = road(60)
     sources = np.array([41, 7, 19, 3], dtype=np.int32)
