@@ -150,37 +150,63 @@ def rows_to_host(matrix, rows, n: int, kind: str = "distances", none: int = -1, 
     """``matrix[rows, :n]`` of a device matrix, converted on the device as ``kind`` says, in host
     memory: float64 with np.inf (distances) or int32 with ``none`` for negative entries
     (predecessors). ``rows``: a slice (step 1) or an index array."""
-    dtype = KINDS[kind]
-    dev = device or _cuda()
     count = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
-    mode = choose_mode(count * n * dtype.itemsize, dev.pool)
-    out = dev.pool.array((count, n), dtype) if mode == "pinned" else np.empty((count, n), dtype)
-    plan = blocks(count, n, dtype.itemsize)
-    if not plan or n == 0:
-        return out
-    step = plan[0][1] - plan[0][0]
-    slots = [dev.empty((step, n), dtype) for _ in range(min(2, len(plan)))]
-    ring = [dev.pool.array((step, n), dtype) for _ in slots] if mode == "staged" else None
-    copied = [None] * len(slots)
-    held = [None] * len(slots)  # a block copied straight from a temporary lives until its copy is done
-    waiting = None  # staged: (copy done, lo, hi, slot) of the block whose host copy is next
-    for b, (lo, hi) in enumerate(plan):
-        s = b % len(slots)
-        if copied[s] is not None:
-            dev.wait_compute(copied[s])  # the slot's last block has left it
-        part = slice(rows.start + lo, rows.start + hi) if isinstance(rows, slice) else rows[lo:hi]
-        src = held[s] = dev.convert(matrix[part, :n], slots[s][: hi - lo], kind, none)
-        ready = dev.record_compute()
-        copied[s] = dev.copy_to_host(ring[s][: hi - lo] if ring else out[lo:hi], src, ready)
-        if ring:
-            if waiting is not None:
-                _unstage(dev, out, ring, *waiting)
-            waiting = (copied[s], lo, hi, s)
-    if ring:
-        _unstage(dev, out, ring, *waiting)
-    else:
-        dev.wait_host(copied[(len(plan) - 1) % len(slots)])
-    return out
+    host = HostRows(count, n, kind, none, device)
+    host.add(matrix, 0, rows)
+    return host.result()
+
+
+class HostRows:
+    """A ``(count, n)`` host result filled by parts as they are ready on the device (each part's
+    rows converted and copied while the device goes on, e.g. with the next pass of a solver):
+    :meth:`add` enqueues, :meth:`result` waits for every copy and returns the array."""
+
+    def __init__(self, count: int, n: int, kind: str = "distances", none: int = -1, device=None):
+        self.dtype, self.n, self.kind, self.none = KINDS[kind], n, kind, none
+        self.dev = dev = device or _cuda()
+        mode = choose_mode(count * n * self.dtype.itemsize, dev.pool)
+        self.out = dev.pool.array((count, n), self.dtype) if mode == "pinned" else np.empty((count, n), self.dtype)
+        plan = blocks(count, n, self.dtype.itemsize)
+        self.step = plan[0][1] - plan[0][0] if plan else 0
+        self.slots = [dev.empty((self.step, n), self.dtype) for _ in range(min(2, len(plan)))]
+        self.ring = [dev.pool.array((self.step, n), self.dtype) for _ in self.slots] if mode == "staged" else None
+        self.copied = [None] * len(self.slots)
+        self.held = [None] * len(self.slots)  # a block copied straight from a temporary lives until its copy is done
+        self.waiting = None  # staged: (copy done, lo, hi, slot) of the block whose host copy is next
+        self.block = 0       # blocks enqueued so far (they take the slots in turn)
+        self.last = None     # the copy event of the last block enqueued
+
+    def add(self, matrix, at: int, rows=None) -> None:
+        """Rows ``matrix[rows, :n]`` (all of ``matrix``'s rows when None) into result rows from ``at``."""
+        if self.n == 0 or not self.slots:
+            return
+        rows = slice(0, matrix.shape[0]) if rows is None else rows
+        count = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
+        dev, n = self.dev, self.n
+        for lo in range(0, count, self.step):
+            hi = min(count, lo + self.step)
+            s = self.block % len(self.slots)
+            self.block += 1
+            if self.copied[s] is not None:
+                dev.wait_compute(self.copied[s])  # the slot's last block has left it
+            part = slice(rows.start + lo, rows.start + hi) if isinstance(rows, slice) else rows[lo:hi]
+            src = self.held[s] = dev.convert(matrix[part, :n], self.slots[s][: hi - lo], self.kind, self.none)
+            ready = dev.record_compute()
+            first = at + lo
+            target = self.ring[s][: hi - lo] if self.ring else self.out[first:first + hi - lo]
+            self.copied[s] = self.last = dev.copy_to_host(target, src, ready)
+            if self.ring:
+                if self.waiting is not None:
+                    _unstage(self.dev, self.out, self.ring, *self.waiting)
+                self.waiting = (self.copied[s], first, first + hi - lo, s)
+
+    def result(self) -> np.ndarray:
+        if self.ring and self.waiting is not None:
+            _unstage(self.dev, self.out, self.ring, *self.waiting)
+            self.waiting = None
+        elif self.last is not None:
+            self.dev.wait_host(self.last)
+        return self.out
 
 
 def _unstage(dev, out, ring, done, lo, hi, s) -> None:

@@ -53,6 +53,7 @@ class Solution:
     stats: dict = field(default_factory=dict)
     by_vertex: bool = False
     partial: str = ""
+    host: object | None = None  # a download.HostRows filled while the solver ran: every row, in order
 
     def _row_ids(self, which) -> np.ndarray | slice:
         pos = np.arange(len(self.sources)) if which is None else np.atleast_1d(np.asarray(which))
@@ -74,6 +75,9 @@ class Solution:
             return to_public(self._take(self.dist, which, False))
         if device:
             return download.public_rows(self._take(self.dist, which, True))
+        if self.host is not None and which is None:
+            host, self.host = self.host, None  # once: a later call gets an array of its own
+            return host.result()
         return download.rows_to_host(self.dist, self._row_ids(which), self.n, "distances")
 
     def pred_rows(self, which=None, device: bool = False, none: int = -1) -> np.ndarray | None:

@@ -137,3 +137,24 @@ def test_cupyx_csr_in_any_format_gives_scipy_s_distances(case):
     got = ak.shortest_path(x)
     assert isinstance(got, cp.ndarray) and got.dtype == np.float64
     np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["auto", "multi_source"])
+def test_numpy_rows_streamed_by_passes_equal_scipy_s(method):
+    """n = 3000 all pairs (72 MB as float64): multi_source runs in passes, each pass's rows on their
+    way to the host while the next computes (MultiSourceSSSP.stream_to_host)."""
+    from apsp_kernels.csgraph.inputs import prepare
+    from apsp_kernels.multi_source.solver import MultiSourceSSSP
+    rng = np.random.default_rng(3)
+    n, m = 3000, 12000
+    a = sp.csr_matrix((rng.integers(1, 100, m).astype(np.float64),
+                       (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
+    a.setdiag(0)
+    a.eliminate_zeros()
+    want = scipy_csgraph.shortest_path(a, method="D")
+    assert MultiSourceSSSP(prepare(a).graph).stream_to_host()
+    got = ak.shortest_path(a, method=method)
+    assert isinstance(got, np.ndarray) and got.dtype == np.float64
+    np.testing.assert_array_equal(got, want)
+    again = ak.shortest_path(a, method=method)
+    assert again is not got and np.array_equal(again, want)  # the pool's next array, the same answer

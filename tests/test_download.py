@@ -89,6 +89,24 @@ def test_rows_land_converted_in_every_mode(monkeypatch, rng, mode, dtype, rows):
     assert np.array_equal(got.view(np.int64), want.view(np.int64))
 
 
+@pytest.mark.parametrize("mode", ["pinned", "staged", "pageable"])
+@pytest.mark.parametrize("parts", [[37], [10, 10, 10, 7], [1, 35, 1], [4, 0, 33]])
+def test_a_result_filled_by_parts_equals_the_whole(monkeypatch, rng, mode, parts):
+    """HostRows: parts added as a solver's passes finish (each from its own device matrix, the
+    slots reused across parts) land where they belong, as rows_to_host's one call."""
+    monkeypatch.setattr(download, "BLOCK_BYTES", 3 * 29 * 8)
+    m = matrix_of(np.int32, 37, 32, rng)
+    dev = LazyDevice()
+    with download.host_memory(mode):
+        host = download.HostRows(37, 29, device=dev)
+        at = 0
+        for size in parts:
+            host.add(m[at:at + size].copy(), at)
+            at += size
+        got = host.result()
+    assert np.array_equal(got.view(np.int64), to_public(m[:, :29]).view(np.int64))
+
+
 @pytest.mark.parametrize("mode", ["pinned", "staged"])
 def test_predecessors_map_every_negative_to_none(monkeypatch, rng, mode):
     monkeypatch.setattr(download, "BLOCK_BYTES", 64)
@@ -186,3 +204,17 @@ def test_host_solution_rows_and_predecessors_keep_the_contract(rng):
     got = sol.pred_rows(none=-9999)
     assert np.array_equal(got, np.where(pred[:, :5] < 0, -9999, pred[:, :5]))
     assert not np.shares_memory(sol.pred_rows(), pred)  # a copy, as before
+
+
+def test_multi_source_streams_a_large_host_result_in_passes():
+    from apsp_kernels.generators import random_digraph
+    from apsp_kernels.multi_source.solver import MultiSourceSSSP, STREAM_PASSES
+    g = random_digraph(4677, 16384, seed=0)
+    solver = MultiSourceSSSP(g)
+    assert solver.stream_to_host() and solver.streaming
+    assert len(solver.passes) == STREAM_PASSES and solver.K % 128 == 0
+    assert [lo for lo, _ in solver.passes][1:] == [hi for _, hi in solver.passes][:-1]
+    assert solver.passes[-1][1] == g.n and solver.pull.k == solver.K
+    assert not MultiSourceSSSP(g, parents=True).stream_to_host()       # predecessors: one pass
+    assert not MultiSourceSSSP(g, sources=range(100)).stream_to_host()  # small: one copy
+    assert not MultiSourceSSSP(g, K=512).stream_to_host()               # passes already

@@ -26,7 +26,10 @@ def run_family(fam, graph, device: bool, sources, predecessors: bool):
 
 
 def run_method(method, graph, sources, params, device: bool):
-    sol = method.make(graph, sources=sources, **params).solve_once(f"{method.key} on {graph.n} vertices")
+    solver = method.make(graph, sources=sources, **params)
+    if not device and hasattr(solver, "stream_to_host"):
+        solver.stream_to_host()  # NumPy out: rows copied while later passes compute
+    sol = solver.solve_once(f"{method.key} on {graph.n} vertices")
     return sol.rows(device=device), sol.pred_rows(device=device, none=NO_PREDECESSOR)
 
 

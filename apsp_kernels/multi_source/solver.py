@@ -12,6 +12,8 @@ from ..solver import Solution, Solver
 from . import pull
 
 AUTO_ENTRIES = 1 << 26  # "auto" K: about 64M distances (256 MB) in the working matrix
+STREAM_MIN_BYTES = 64 << 20  # a host result this large comes back by passes (stream_to_host)
+STREAM_PASSES = 4            # ... of about a quarter of the sources each
 
 
 def auto_k(n: int, count: int) -> int:
@@ -38,12 +40,32 @@ class MultiSourceSSSP(Solver):
             K = auto_k(graph.n, count)
         elif isinstance(K, str) or int(K) != K or int(K) < 1:
             raise InputError(f"{type(self).__name__}: K must be a positive int or 'auto', got {K!r}")
-        self.K = min(int(K), count)
         self.parents = bool(parents)
-        self.pull = pull.MultiSourcePull(graph, self.K, check_every, max_batch, blocks_per_sm)
-        self.passes = [(lo, min(lo + self.K, len(self.sources))) for lo in range(0, len(self.sources), self.K)]
-        self.stats = {"K": self.K, "passes": len(self.passes), "check_every": int(check_every),
-                      "max_batch": self.pull.max_batch, "blocks_per_sm": int(blocks_per_sm)}
+        self.tuning = (int(check_every), int(max_batch), int(blocks_per_sm))
+        self._passes_of(min(int(K), count))
+        self.host = None  # a download.HostRows while the rows stream to the host (stream_to_host)
+
+    def _passes_of(self, K: int) -> None:
+        check_every, max_batch, blocks_per_sm = self.tuning
+        self.K = K
+        self.pull = pull.MultiSourcePull(self.graph, K, check_every, max_batch, blocks_per_sm)
+        self.passes = [(lo, min(lo + K, len(self.sources))) for lo in range(0, len(self.sources), K)]
+        self.stats = {"K": K, "passes": len(self.passes), "check_every": check_every,
+                      "max_batch": self.pull.max_batch, "blocks_per_sm": blocks_per_sm}
+
+    def stream_to_host(self) -> bool:
+        """Before ``setup``: the distances will be wanted on the host, so a large result (at least
+        ``STREAM_MIN_BYTES`` as float64) runs in ``STREAM_PASSES`` passes, each pass's rows
+        converted and copied to the host while the next one computes (the copy of okuyama's
+        4677-vertex all-pairs result takes longer than its kernel). True when it will."""
+        count = len(self.sources)
+        if self.parents or len(self.passes) > 1 or 8 * count * self.graph.n < STREAM_MIN_BYTES:
+            return False
+        self._passes_of(max(128, -(-count // STREAM_PASSES // 128) * 128))
+        self.streaming = True
+        return True
+
+    streaming = False
 
     def bytes_needed(self) -> int:
         g, k = self.graph, len(self.sources)
@@ -60,17 +82,23 @@ class MultiSourceSSSP(Solver):
 
     def compute(self):
         sweeps = launches = checks = 0
+        if self.streaming:
+            from .. import download
+            self.host = download.HostRows(len(self.sources), self.graph.n)
         for lo, hi in self.passes:
             ids = self.dev_sources[lo:hi]
             sweeps += self.pull.run(ids)
             launches += self.pull.stats["launches"]
             checks += self.pull.stats["host_checks"]
             self.out[lo:hi] = self.pull.D[:, : hi - lo].T
+            if self.host is not None:
+                self.host.add(self.out[lo:hi], lo)
             if self.parents:
                 self.pull.predecessors(ids, self.out_pred[lo:hi])
         self.stats.update(sweeps=sweeps, launches=launches, host_checks=checks,
                           KP=self.pull.kp, grid=self.pull.stats.get("grid"))
 
     def solution(self) -> Solution:
-        return Solution(self.out, self.sources, self.graph.n, pred=self.out_pred, stats=self.stats)
+        return Solution(self.out, self.sources, self.graph.n, pred=self.out_pred, stats=self.stats,
+                        host=self.host)
 
