@@ -35,6 +35,7 @@ from scipy.sparse import csgraph as scipy_csgraph
 
 from .. import gpu
 from ..errors import GPUMemoryError, InputError, NegativeCycleError
+from ..graph import Graph
 from ..host import host_available_bytes
 from ..solver import to_host
 from . import auto
@@ -83,7 +84,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     prep = prepare(csgraph, directed, unweighted, dtype)
     sources, shape = _sources(indices, prep.graph.n)
     if asked == "D":
-        asked = _dijkstra_on_negative_weights(prep, asked)
+        asked = _dijkstra_on_negative_weights(prep, asked, csgraph, unweighted)
     dist, pred = _solve(prep, asked, sources, return_predecessors, explain, method)
     if overwrite and asked == "FW":
         dist = _overwrite(csgraph, dist)
@@ -101,7 +102,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     sources, shape = _sources(indices, prep.graph.n)
     if min_only and not len(sources):
         raise InputError("min_only needs at least one source in indices, got none")
-    asked = _dijkstra_on_negative_weights(prep, asked)
+    asked = _dijkstra_on_negative_weights(prep, asked, csgraph, unweighted)
     dist, pred = _solve(prep, asked, sources, return_predecessors or min_only, explain, method)
     if limit != np.inf:
         beyond = dist > limit
@@ -171,14 +172,31 @@ def _sources(indices, n: int) -> tuple[np.ndarray, tuple]:
     return np.where(flat < 0, flat + n, flat).astype(np.int32), idx.shape + (n,)
 
 
-def _dijkstra_on_negative_weights(prep: Prepared, asked: str) -> str:
-    """SciPy's warning for Dijkstra with a negative weight; Johnson runs instead of ``"D"``."""
+def _dijkstra_on_negative_weights(prep: Prepared, asked: str, given=None, unweighted: bool = False) -> str:
+    """SciPy's warning for Dijkstra with a negative weight; Johnson runs instead of ``"D"``.
+    ``unweighted``: the weights do not count, but SciPy warns for a negative one in ``given``
+    all the same, and so does this."""
+    if unweighted:
+        if _has_negative_entry(given):
+            warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=3)
+        return asked
     if not prep.graph.has_negative_weights:
         return asked
     warnings.warn(NEGATIVE_DIJKSTRA + " apsp_kernels runs Johnson's algorithm instead: exact "
                   "distances, and a negative cycle that a source reaches raises NegativeCycleError.",
                   UserWarning, stacklevel=3)
     return "J" if asked == "D" else asked
+
+
+def _has_negative_entry(given) -> bool:
+    """Whether a matrix (SciPy or CuPy, sparse or dense) or Graph as given holds a negative weight."""
+    if isinstance(given, Graph):
+        return given.has_negative_weights
+    data = given.data if hasattr(given, "nnz") else given
+    try:
+        return bool(((data if hasattr(data, "dtype") else np.asarray(data)) < 0).any())
+    except TypeError:
+        return False
 
 
 def _say_once(key: str, text: str, category=HostWarning) -> None:
