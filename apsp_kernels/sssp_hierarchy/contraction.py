@@ -47,7 +47,7 @@ class Hierarchy:
 def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC) -> Hierarchy:
     """The hierarchy of ``graph`` (non-negative weights); InputError when contraction would add
     more than ``max_shortcuts_per_arc`` shortcuts per arc (a graph far from road-like)."""
-    from .elimination import eliminate  # numba: compiled on first use, cached on disk
+    from .elimination import by_level, eliminate  # numba: compiled on first use, cached on disk
 
     n = graph.n
     graph.require_nonnegative("contraction hierarchy")
@@ -60,24 +60,9 @@ def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC) -> Hiera
         raise InputError(f"contraction hierarchy: more than {max_shortcuts_per_arc} shortcuts per arc "
                          f"on {graph.name} (n = {n}, m = {graph.m}); it suits road-like graphs; use "
                          f"fast:sssp_worklist or okuyama's methods here")
-    return _by_level(n, level, tail[emitted], head[emitted], weight[emitted].astype(graph.dtype), shortcuts)
-
-
-def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
-    order = np.argsort(level, kind="stable")  # by level, then id
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    level_ptr = np.searchsorted(level[order], np.arange(int(level.max(initial=-1)) + 2))
-    s, d = rank[src], rank[dst]
-    upward = level[src] < level[dst]
-    return Hierarchy(order=order.astype(np.int32), rank=rank.astype(np.int32),
-                     level_ptr=level_ptr.astype(np.int32), up=_in_csr(n, s[upward], d[upward], w[upward]),
-                     down=_in_csr(n, s[~upward], d[~upward], w[~upward]), shortcuts=int(shortcuts))
-
-
-def _in_csr(n, s, d, w) -> tuple:
-    from .elimination import csr_by_target
-    return csr_by_target(n, s, d, w)
+    order, rank, level_ptr, up, down = by_level(n, level, emitted, tail, head, weight,
+                                                np.zeros(0, dtype=graph.dtype))
+    return Hierarchy(order=order, rank=rank, level_ptr=level_ptr, up=up, down=down, shortcuts=int(shortcuts))
 
 
 def sweep_on_host(h: Hierarchy, source: int, inf) -> np.ndarray:
