@@ -11,8 +11,9 @@ descends (Gaussian elimination in the (min,+) semiring). ``level[v]`` is one mor
 highest level among the neighbours contracted before ``v``; every arc joins two levels, so a
 level's vertices are independent and each level is one parallel step of PHAST's sweeps (Delling,
 Goldberg, Nowicki, Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011).
-On the host, once per graph (:mod:`.elimination`, numba; USA-road-d.NY: 1.9 M shortcuts, 397
-levels).
+On the host, once per graph, in numba: one vertex at a time in heap order (:mod:`.elimination`;
+USA-road-d.NY: 1.89 M shortcuts, 397 levels) or in parallel rounds of independent vertices
+(:mod:`.rounds`, ``parallel=True``; NY: 1.98 M shortcuts, 373 levels).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import numpy as np
 from ..errors import InputError
 
 MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction would not pay
+PARALLEL = False  # rounds (.rounds) measured slower than the heap order on 1-2 cores; not yet on 16
 
 
 @dataclass
@@ -44,40 +46,33 @@ class Hierarchy:
         return len(self.level_ptr) - 1
 
 
-def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC) -> Hierarchy:
+def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC, parallel: bool | None = None) -> Hierarchy:
     """The hierarchy of ``graph`` (non-negative weights); InputError when contraction would add
-    more than ``max_shortcuts_per_arc`` shortcuts per arc (a graph far from road-like)."""
-    from .elimination import eliminate  # numba: compiled on first use, cached on disk
+    more than ``max_shortcuts_per_arc`` shortcuts per arc (a graph far from road-like).
+    ``parallel``: contract in parallel rounds (:mod:`.rounds`) instead of one vertex at a time
+    in heap order (:mod:`.elimination`); None: ``PARALLEL``. Both are exact and deterministic;
+    their orders, levels and shortcuts differ."""
+    from .elimination import by_level, eliminate  # numba: compiled on first use, cached on disk
 
     n = graph.n
     graph.require_nonnegative("contraction hierarchy")
     exact = np.int64 if np.issubdtype(graph.dtype, np.integer) else np.float64
     limit = max_shortcuts_per_arc * max(graph.m, 1) + 1024
-    level, emitted, tail, head, weight, shortcuts = eliminate(
-        n, np.asarray(graph.sources_of_arcs, dtype=np.int64), np.asarray(graph.indices, dtype=np.int64),
-        np.asarray(graph.weights, dtype=exact), limit)
+    arcs = (np.asarray(graph.sources_of_arcs, dtype=np.int64), np.asarray(graph.indices, dtype=np.int64),
+            np.asarray(graph.weights, dtype=exact))
+    if PARALLEL if parallel is None else parallel:
+        from . import rounds
+        level, emitted, tail, head, weight, shortcuts, _ = rounds.eliminate_in_rounds(n, *arcs, limit,
+                                                                                      rounds.ROUND_PAIRS)
+    else:
+        level, emitted, tail, head, weight, shortcuts = eliminate(n, *arcs, limit)
     if shortcuts < 0:
         raise InputError(f"contraction hierarchy: more than {max_shortcuts_per_arc} shortcuts per arc "
                          f"on {graph.name} (n = {n}, m = {graph.m}); it suits road-like graphs; use "
                          f"fast:sssp_worklist or okuyama's methods here")
-    return _by_level(n, level, tail[emitted], head[emitted], weight[emitted].astype(graph.dtype), shortcuts)
-
-
-def _by_level(n, level, src, dst, w, shortcuts) -> Hierarchy:
-    order = np.argsort(level, kind="stable")  # by level, then id
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    level_ptr = np.searchsorted(level[order], np.arange(int(level.max(initial=-1)) + 2))
-    s, d = rank[src], rank[dst]
-    upward = level[src] < level[dst]
-    return Hierarchy(order=order.astype(np.int32), rank=rank.astype(np.int32),
-                     level_ptr=level_ptr.astype(np.int32), up=_in_csr(n, s[upward], d[upward], w[upward]),
-                     down=_in_csr(n, s[~upward], d[~upward], w[~upward]), shortcuts=int(shortcuts))
-
-
-def _in_csr(n, s, d, w) -> tuple:
-    from .elimination import csr_by_target
-    return csr_by_target(n, s, d, w)
+    order, rank, level_ptr, up, down = by_level(n, level, emitted, tail, head, weight,
+                                                np.zeros(0, dtype=graph.dtype))
+    return Hierarchy(order=order, rank=rank, level_ptr=level_ptr, up=up, down=down, shortcuts=int(shortcuts))
 
 
 def sweep_on_host(h: Hierarchy, source: int, inf) -> np.ndarray:

@@ -217,3 +217,37 @@ def csr_by_target(n, s, d, w):
         srcs[j], wts[j] = s[i], w[i]
         fill[d[i]] += 1
     return indptr, srcs, wts
+
+
+@njit(cache=True)
+def by_level(n, level, emitted, tail, head, weight, dtype_of):
+    """The hierarchy's arrays from an elimination: ``order`` (by level, then id), ``rank``,
+    ``level_ptr`` and the emitted arcs renumbered, split into those from a lower level (up) and
+    from a higher one (down), as in-arc CSRs (:func:`csr_by_target`, weights as ``dtype_of``)."""
+    levels = level.max() + 1 if n else 0
+    level_ptr = np.zeros(levels + 1, np.int32)
+    for v in range(n):
+        level_ptr[level[v] + 1] += 1
+    for lv in range(levels):
+        level_ptr[lv + 1] += level_ptr[lv]
+    fill = level_ptr[:levels].copy()
+    order, rank = np.empty(n, np.int32), np.empty(n, np.int32)
+    for v in range(n):
+        order[fill[level[v]]] = v
+        rank[v] = fill[level[v]]
+        fill[level[v]] += 1
+    ups = 0
+    for a in emitted:
+        ups += level[tail[a]] < level[head[a]]
+    us, ud, uw = np.empty(ups, np.int32), np.empty(ups, np.int32), np.empty(ups, dtype_of.dtype)
+    downs = len(emitted) - ups
+    ds, dd, dw = np.empty(downs, np.int32), np.empty(downs, np.int32), np.empty(downs, dtype_of.dtype)
+    i = j = 0
+    for a in emitted:
+        if level[tail[a]] < level[head[a]]:
+            us[i], ud[i], uw[i] = rank[tail[a]], rank[head[a]], weight[a]
+            i += 1
+        else:
+            ds[j], dd[j], dw[j] = rank[tail[a]], rank[head[a]], weight[a]
+            j += 1
+    return order, rank, level_ptr, csr_by_target(n, us, ud, uw), csr_by_target(n, ds, dd, dw)
