@@ -5,6 +5,14 @@ import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+# APSP_TEST_SPREAD_GPUS=0,1 with pytest-xdist: worker gwK sees only the K-th of these GPUs (modulo),
+# so a host with several GPUs runs the GPU tests on all of them at once (tests that need two GPUs
+# then skip: run those without it). Set before anything initialises CUDA.
+_spread = [g.strip() for g in os.environ.get("APSP_TEST_SPREAD_GPUS", "").split(",") if g.strip()]
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _spread and _worker.startswith("gw"):
+    os.environ["CUDA_VISIBLE_DEVICES"] = _spread[int(_worker[2:]) % len(_spread)]
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA device (skipped without one)")
