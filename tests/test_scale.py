@@ -1,4 +1,5 @@
 """The scale notebook's claims about bounds (CPU: the numbers are given, not measured)."""
+import pytest
 from apsp_kernels import generators
 from apsp_kernels.experiments import scale as sc
 from apsp_kernels.records import Record
@@ -48,3 +49,23 @@ def test_bulk_note_gives_the_warm_up_shares():
     one = _bulk(1, 8950.0, [2125.7, 2125.6], [4.5, 4.4], warm=[9.1])
     two = _bulk(2, 4600.0, [2125.7, 2125.6], [4.5, 4.6], warm=[4.6, 4.7])
     assert "warm-up share per worker: 9.10 s on 1, 4.60, 4.70 s on 2" in sc.bulk_scaling_note(one, two)
+
+
+def test_rederive_gives_the_committed_scale_verdicts_again(tmp_path):
+    """The committed results/scale verdicts follow from its records by today's claims: rederived
+    from a copy (its PHAST records written again from phast/all_sources.csv), the same lines."""
+    import shutil
+    from pathlib import Path
+    import pandas as pd
+    committed = Path(__file__).parent.parent / "results" / "scale"
+    if not (committed / "phast" / "all_sources.csv").exists():
+        pytest.skip("no committed scale run with a PHAST section")
+    copy = tmp_path / "scale"
+    shutil.copytree(committed, copy)
+    (copy / "records_phast_all_sources.csv").unlink()
+    sc.rederive(copy)
+    got, want = (pd.read_csv(p / "verdicts.csv") for p in (copy, committed))
+    cols = ["claim", "measured", "verdict", "basis", "records", "outcome"]
+    pd.testing.assert_frame_equal(got[cols], want[cols])
+    assert (copy / "records_phast_all_sources.csv").read_text() == \
+        (committed / "records_phast_all_sources.csv").read_text()

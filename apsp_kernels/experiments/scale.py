@@ -351,10 +351,11 @@ def road_runs(roads: dict, records, cpu_records, cfg: dict):
 ROAD_SCALING_GOAL = 1.9  # two GPUs against one on the road reductions (issue 30)
 
 
-def verdicts(roads: dict, records, cpu_records, bulk, cfg: dict) -> list[dict]:
+def verdicts(roads: dict, records, cpu_records, bulk, cfg: dict, unit: str | None = None) -> list[dict]:
     """The project's scaling goals: every worker >= 1.9x one on each road graph (issue 30, batched
-    PHAST's blocks), >= 1.8x on the bulk run, >= 10x all host cores (arguments of report.add_verdict)."""
-    unit, out = worker_unit(), []
+    PHAST's blocks), >= 1.8x on the bulk run, >= 10x all host cores (arguments of report.add_verdict);
+    ``unit``: what the workers were (default: this host's, :func:`worker_unit`)."""
+    unit, out = unit or worker_unit(), []
     for g, one, many, cpu in road_runs(roads, records, cpu_records, cfg):
         speedup = one.time_ms_median / many.time_ms_median
         note = "; ".join(x for x in (one.extrapolation, many.extrapolation) if x) or "both full runs"
@@ -409,13 +410,15 @@ def phast_roads(out_dir, names, quick: bool = False) -> dict:
     return {"summary": summary, **frames}
 
 
-def phast_records(ends: pd.DataFrame, profile: str) -> list[Record]:
+def phast_records(ends: pd.DataFrame, profile: str, ran: dict | None = None, host: str = "") -> list[Record]:
     """Records of the all-sources runs (one per graph: the sweeps and reductions on the GPU) and
-    of their contractions (host seconds), what the PHAST verdicts rest on."""
+    of their contractions (host seconds), what the PHAST verdicts rest on. ``ran``: the run that
+    measured ``ends`` when it is not this process (:func:`rederive`: its device, driver, cupy,
+    git_commit and timestamp; ``host``: its CPU, which contracted)."""
     out = []
     for _, r in ends.iterrows():
         common = dict(paper="scale", experiment="phast_all_sources", graph=r["graph"], n=int(r["n"]),
-                      m=int(r["m"]), stand_in=bool(r.get("stand_in", False)), profile=profile)
+                      m=int(r["m"]), stand_in=bool(r.get("stand_in", False)), profile=profile, **(ran or {}))
         run = Record(method=PHAST_METHOD, timing_scope="with_transfers", repeats=1,
                      time_ms_median=1e3 * r["wall_s"], time_ms_min=1e3 * r["wall_s"],
                      params={"K": int(r["K"]), "block": int(r["block"]), "sources": int(r["sources"])},
@@ -423,6 +426,8 @@ def phast_records(ends: pd.DataFrame, profile: str) -> list[Record]:
                      verified=bool(r["verified"]),
                      verify_scope=f"sampled: one source of each of {int(r['blocks'])} blocks vs SciPy's Dijkstra",
                      **common)
+        if host:
+            common["device"] = host
         pre = Record(method=CONTRACTION_METHOD, timing_scope="cpu", repeats=1,
                      time_ms_median=1e3 * r["preprocessing_s"], time_ms_min=1e3 * r["preprocessing_s"],
                      verified=bool(r["verified"]), verify_scope="sampled: the sweeps over this hierarchy, "
@@ -490,3 +495,40 @@ def phast_verdicts(out_dir, ends: pd.DataFrame, device: str | None = None) -> No
                         f"<= {PHAST_CONTRACTION_GOAL_S:g} s", f"{r['preprocessing_s']:.3g} s",
                         bool(r["preprocessing_s"] <= PHAST_CONTRACTION_GOAL_S),
                         "host seconds (numba) on the machine that ran the notebook")
+
+
+def rederive(folder) -> pd.DataFrame:
+    """A scale results folder's verdicts again from what its run measured (its road, bulk and
+    PHAST records; the PHAST records written from ``phast/all_sources.csv`` where the run
+    predates them), with today's claims and EVIDENCE; nothing is measured. ``run.json`` says so."""
+    from ..records import from_csv
+    from ..report import add_verdicts, read_run, reset_verdicts, write_run_info
+    from ..verdicts import annotate
+    folder = Path(folder)
+    run = read_run(folder)
+    cfg = config(run.get("profile", "default"))
+    roads_and_cpu = from_csv(folder / "records_road_reductions.csv")
+    road = [r for r in roads_and_cpu if r.experiment == "road_reductions"]
+    cpu = [r for r in roads_and_cpu if r.experiment == "road_reductions_cpu"]
+    bulk = from_csv(folder / "records_bulk.csv")
+    cfg["gpus"] = max(int(r.param("workers") or 1) for r in road)
+    on_gpu = all("CPU" not in r.device for r in road)
+    roads = {r.graph: type("Road", (), {"name": r.graph})() for r in road}
+    ends = pd.read_csv(folder / "phast" / "all_sources.csv")
+    made = not (folder / "records_phast_all_sources.csv").exists()
+    if made:
+        first = road[0]
+        ran = dict(device=run.get("device", first.device), driver=first.driver, cupy_version=first.cupy_version,
+                   git_commit=first.git_commit, timestamp=run.get("started", first.timestamp))
+        host = cpu[0].device.split(" x ", 1)[-1] if cpu else ""
+        from ..report import save_records
+        save_records(phast_records(ends, cfg["profile"], ran, host), folder, "phast_all_sources")
+    reset_verdicts(folder)
+    add_verdicts(folder, verdicts(roads, road, cpu, bulk, cfg, unit="GPUs" if on_gpu else None))
+    phast_verdicts(folder, ends, device=run.get("device"))
+    frame = annotate(folder, EVIDENCE)
+    write_run_info(folder, rederived={"what": "verdicts re-derived from this run's records by scale.rederive; "
+                                              "nothing measured again",
+                                      "phast_records_written_from": "phast/all_sources.csv" if made else ""})
+    return frame
+
