@@ -1,0 +1,194 @@
+"""Parallel building blocks of :mod:`.rounds` (numba ``parallel=True``): prefix sums and
+order-keeping compaction in chunks, and batched appends to :mod:`.elimination`'s growable lists,
+each list written by one thread (no atomics). Chunks only split the work: every result is the
+same for any number of threads."""
+import numpy as np
+from numba import njit, prange
+
+SERIAL_BELOW = 1 << 14  # a scan over fewer items runs on one thread
+CHUNKS = 256            # a scan's most chunks
+OWNERS = 128            # groups of lists that append_grouped's threads take in turn
+
+
+@njit(cache=True)
+def _chunks(n):
+    return max(1, min(CHUNKS, n // SERIAL_BELOW))
+
+
+@njit(cache=True, parallel=True)
+def _offsets_in_chunks(counts, c, out):
+    n = len(counts)
+    sums = np.zeros(c + 1, np.int64)
+    for k in prange(c):
+        s = 0
+        for i in range(k * n // c, (k + 1) * n // c):
+            s += counts[i]
+        sums[k + 1] = s
+    for k in range(c):
+        sums[k + 1] += sums[k]
+    for k in prange(c):
+        s = sums[k]
+        for i in range(k * n // c, (k + 1) * n // c):
+            out[i] = s
+            s += counts[i]
+    out[n] = sums[c]
+
+
+@njit(cache=True)
+def offsets(counts):
+    """``out[i] = counts[:i].sum()`` for ``i`` in ``0..len(counts)`` (int64)."""
+    n = len(counts)
+    out = np.empty(n + 1, np.int64)
+    c = _chunks(n)
+    if c > 1:
+        _offsets_in_chunks(counts, c, out)
+        return out
+    s = 0
+    for i in range(n):
+        out[i] = s
+        s += counts[i]
+    out[n] = s
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _compact_in_chunks(values, keep, c):
+    n = len(values)
+    sums = np.zeros(c + 1, np.int64)
+    for k in prange(c):
+        s = 0
+        for i in range(k * n // c, (k + 1) * n // c):
+            s += keep[i]
+        sums[k + 1] = s
+    for k in range(c):
+        sums[k + 1] += sums[k]
+    out = np.empty(sums[c], values.dtype)
+    for k in prange(c):
+        j = sums[k]
+        for i in range(k * n // c, (k + 1) * n // c):
+            if keep[i]:
+                out[j] = values[i]
+                j += 1
+    return out
+
+
+@njit(cache=True)
+def compact(values, keep):
+    """``values[keep]``, in order."""
+    c = _chunks(len(values))
+    return _compact_in_chunks(values, keep, c) if c > 1 else values[keep]
+
+
+@njit(cache=True, parallel=True)
+def _marked(values, marks, want):
+    keep = np.empty(len(values), np.bool_)
+    for i in prange(len(values)):
+        keep[i] = marks[values[i]] == want
+    return keep
+
+
+@njit(cache=True)
+def select(values, marks, want):
+    """The items ``v`` of ``values`` with ``marks[v] == want``, in order."""
+    return compact(values, _marked(values, marks, want))
+
+
+@njit(cache=True, parallel=True)
+def _rooms(verts, extra, size, cap, room):
+    for j in prange(len(verts)):
+        v = verts[j]
+        need, c = size[v] + extra[j], cap[v]
+        if need > c:
+            while c < need:
+                c = max(4, 2 * c)
+            room[j] = c
+        else:
+            room[j] = 0
+
+
+@njit(cache=True, parallel=True)
+def _move(pool, start, size, cap, verts, room, at):
+    for j in prange(len(verts)):
+        if room[j] > 0:
+            v = verts[j]
+            s, t = start[v], at[j]
+            for i in range(size[v]):
+                pool[t + i] = pool[s + i]
+            start[v], cap[v] = t, room[j]
+
+
+@njit(cache=True)
+def make_room(pool, start, size, cap, top, verts, extra):
+    """Room for ``extra[j]`` more items in the list of each of the distinct ``verts[j]``: a list
+    that would overflow moves to the pool's end, its capacity doubled (at least 4) until they
+    fit, as :func:`.elimination._push` grows it one item at a time; (pool, top) after."""
+    room = np.empty(len(verts), np.int64)
+    _rooms(verts, extra, size, cap, room)
+    at = offsets(room)
+    end = top + at[-1]
+    if end > len(pool):
+        bigger = np.empty(max(2 * len(pool), end), pool.dtype)
+        bigger[:top] = pool[:top]
+        pool = bigger
+    at += top
+    _move(pool, start, size, cap, verts, room, at)
+    return pool, end
+
+
+@njit(cache=True, parallel=True)
+def _by_owner(ends, where, groups, c, p):
+    """The positions ``s`` of ``ends`` grouped by owner ``where[ends[s]] * c // groups``, in
+    order within a group (a stable counting sort in ``p`` chunks); (order, group bounds)."""
+    m = len(ends)
+    owner, hist = np.empty(m, np.int64), np.zeros((p, c), np.int64)
+    for k in prange(p):
+        for s in range(k * m // p, (k + 1) * m // p):
+            o = where[ends[s]] * c // groups
+            owner[s] = o
+            hist[k, o] += 1
+    bounds = np.empty(c + 1, np.int64)
+    t = 0
+    for o in range(c):
+        bounds[o] = t
+        for k in range(p):
+            t, hist[k, o] = t + hist[k, o], t
+    bounds[c] = t
+    order = np.empty(m, np.int64)
+    for k in prange(p):
+        for s in range(k * m // p, (k + 1) * m // p):
+            order[hist[k, owner[s]]] = s
+            hist[k, owner[s]] += 1
+    return order, bounds
+
+
+@njit(cache=True, parallel=True)
+def _count_owned(order, bounds, ends, where, counts):
+    for o in prange(len(bounds) - 1):
+        for i in range(bounds[o], bounds[o + 1]):
+            counts[where[ends[order[i]]]] += 1
+
+
+@njit(cache=True, parallel=True)
+def _append_owned(order, bounds, ends, first, pool, start, size):
+    for o in prange(len(bounds) - 1):
+        for i in range(bounds[o], bounds[o + 1]):
+            s = order[i]
+            x = ends[s]
+            pool[start[x] + size[x]] = first + s
+            size[x] += 1
+
+
+@njit(cache=True)
+def append_grouped(pool, start, size, cap, top, verts, where, ends, first):
+    """Append the items ``first + s`` to the list of ``ends[s]``, in order of ``s``; every
+    ``ends[s]`` is among the distinct ``verts``, ``where[verts[j]] == j``. Each of ``c`` owners
+    takes a range of ``verts``: the items are sorted by owner, then each owner appends its own;
+    (pool, top) after."""
+    m = len(ends)
+    c, p = max(1, min(OWNERS, m // 1024)), max(1, min(OWNERS, m // SERIAL_BELOW))
+    order, bounds = _by_owner(ends, where, max(len(verts), 1), c, p)
+    counts = np.zeros(len(verts), np.int64)
+    _count_owned(order, bounds, ends, where, counts)
+    pool, top = make_room(pool, start, size, cap, top, verts, counts)
+    _append_owned(order, bounds, ends, first, pool, start, size)
+    return pool, top
