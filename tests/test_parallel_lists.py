@@ -103,3 +103,13 @@ def test_one_result_for_one_or_two_threads(rng):
     assert one[0] == every[0]
     np.testing.assert_array_equal(one[1], every[1])
     np.testing.assert_array_equal(one[2], every[2])
+
+
+@pytest.mark.parametrize("m, k", [(0, 0), (0, 5), (9, 3), (BIG, 7), (BIG, 1), (BIG, 1000003), (3 * BIG, BIG // 3)])
+def test_stable_order_is_numpys_stable_argsort(rng, m, k):
+    keys = rng.integers(0, max(k, 1), m)
+    if m and k > 1:
+        keys[:5] = k - 1, 0, k - 1, 0, k // 2  # both ends of the key range
+    order, at = pl.stable_order(keys, k)
+    np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
+    np.testing.assert_array_equal(at, np.concatenate([[0], np.cumsum(np.bincount(keys, minlength=k))]).astype(np.int64))

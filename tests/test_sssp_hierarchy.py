@@ -106,7 +106,7 @@ def test_the_indexed_heap_pops_the_least_key_then_id_after_any_update():
 def test_in_arc_csr_by_counting_sorts_equals_a_lexsort():
     from apsp_kernels.sssp_hierarchy.elimination import csr_by_target
     rng = np.random.default_rng(0)
-    for n, m in ((1, 0), (5, 7), (1000, 20000)):
+    for n, m in ((1, 0), (5, 7), (1000, 20000), (300000, 400000)):
         s, d = rng.integers(0, n, m), rng.integers(0, n, m)
         keep = np.unique(s * n + d, return_index=True)[1]
         s, d = s[keep], d[keep]

@@ -136,16 +136,14 @@ def make_room(pool, start, size, cap, top, verts, extra):
 
 
 @njit(cache=True, parallel=True)
-def _by_owner(ends, where, groups, c, p):
-    """The positions ``s`` of ``ends`` grouped by owner ``where[ends[s]] * c // groups``, in
-    order within a group (a stable counting sort in ``p`` chunks); (order, group bounds)."""
-    m = len(ends)
-    owner, hist = np.empty(m, np.int64), np.zeros((p, c), np.int64)
+def _group(owner, c, p):
+    """The positions ``s`` grouped by ``owner[s]`` (in ``0..c``), in order within a group (a
+    stable counting sort in ``p`` chunks); (order, group bounds)."""
+    m = len(owner)
+    hist = np.zeros((p, c), np.int64)
     for k in prange(p):
         for s in range(k * m // p, (k + 1) * m // p):
-            o = where[ends[s]] * c // groups
-            owner[s] = o
-            hist[k, o] += 1
+            hist[k, owner[s]] += 1
     bounds = np.empty(c + 1, np.int64)
     t = 0
     for o in range(c):
@@ -159,6 +157,47 @@ def _by_owner(ends, where, groups, c, p):
             order[hist[k, owner[s]]] = s
             hist[k, owner[s]] += 1
     return order, bounds
+
+
+@njit(cache=True)
+def _split(m):
+    """(owners, chunks) for ``m`` items: one of each when few."""
+    return max(1, min(OWNERS, m // 1024)), max(1, min(CHUNKS, m // SERIAL_BELOW))
+
+
+@njit(cache=True, parallel=True)
+def _owners_of(keys, c, k):
+    owner = np.empty(len(keys), np.int64)
+    for s in prange(len(keys)):
+        owner[s] = keys[s] * c // k
+    return owner
+
+
+@njit(cache=True, parallel=True)
+def _sort_within(keys, order, bounds, c, k, counts, out):
+    for o in prange(c):
+        lo, hi = (o * k + c - 1) // c, ((o + 1) * k + c - 1) // c  # owner o's keys: o * k <= key * c < (o + 1) * k
+        at = np.zeros(hi - lo + 1, np.int64)
+        for i in range(bounds[o], bounds[o + 1]):
+            at[keys[order[i]] - lo + 1] += 1
+        for j in range(hi - lo):
+            counts[lo + j] = at[j + 1]
+            at[j + 1] += at[j]
+        for i in range(bounds[o], bounds[o + 1]):
+            s = order[i]
+            out[bounds[o] + at[keys[s] - lo]] = s
+            at[keys[s] - lo] += 1
+
+
+@njit(cache=True)
+def stable_order(keys, k):
+    """The stable sort of ``keys`` (in ``0..k``) by counting: (the permutation, the offsets of
+    each key's run, ``k + 1`` of them). Owners of key ranges, each sorts its own."""
+    c, p = _split(len(keys))
+    order, bounds = _group(_owners_of(keys, c, k), c, p)
+    counts, out = np.zeros(k, np.int64), np.empty(len(keys), np.int64)
+    _sort_within(keys, order, bounds, c, k, counts, out)
+    return out, offsets(counts)
 
 
 @njit(cache=True, parallel=True)
@@ -178,15 +217,22 @@ def _append_owned(order, bounds, ends, first, pool, start, size):
             size[x] += 1
 
 
+@njit(cache=True, parallel=True)
+def _owners(ends, where, groups, c):
+    owner = np.empty(len(ends), np.int64)
+    for s in prange(len(ends)):
+        owner[s] = where[ends[s]] * c // groups
+    return owner
+
+
 @njit(cache=True)
 def append_grouped(pool, start, size, cap, top, verts, where, ends, first):
     """Append the items ``first + s`` to the list of ``ends[s]``, in order of ``s``; every
     ``ends[s]`` is among the distinct ``verts``, ``where[verts[j]] == j``. Each of ``c`` owners
     takes a range of ``verts``: the items are sorted by owner, then each owner appends its own;
     (pool, top) after."""
-    m = len(ends)
-    c, p = max(1, min(OWNERS, m // 1024)), max(1, min(OWNERS, m // SERIAL_BELOW))
-    order, bounds = _by_owner(ends, where, max(len(verts), 1), c, p)
+    c, p = _split(len(ends))
+    order, bounds = _group(_owners(ends, where, max(len(verts), 1), c), c, p)
     counts = np.zeros(len(verts), np.int64)
     _count_owned(order, bounds, ends, where, counts)
     pool, top = make_room(pool, start, size, cap, top, verts, counts)
