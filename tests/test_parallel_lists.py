@@ -113,3 +113,32 @@ def test_stable_order_is_numpys_stable_argsort(rng, m, k):
     order, at = pl.stable_order(keys, k)
     np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
     np.testing.assert_array_equal(at, np.concatenate([[0], np.cumsum(np.bincount(keys, minlength=k))]).astype(np.int64))
+
+
+def test_the_lists_built_in_parallel_equal_one_at_a_time_pushes(rng):
+    """elimination._lists: the first arc to each head keeps the least weight, loops dropped,
+    ids ascending in each list; any arc order (here shuffled), chunked sizes."""
+    n, m = 2000, 3 * BIG
+    tail, head = rng.integers(0, n, m), rng.integers(0, n, m)
+    head[:500] = tail[:500]  # self loops; the rest has many parallel arcs (m / n^2 ~ 2 %)
+    weight = rng.integers(0, 1000, m)
+    got = elimination._lists(n, tail, head, weight)
+    out, ins, w = [[] for _ in range(n)], [[] for _ in range(n)], weight.copy()
+    first = {}
+    for a in range(m):
+        u, x = tail[a], head[a]
+        if u == x:
+            continue
+        if (u, x) in first:
+            w[first[u, x]] = min(w[first[u, x]], w[a])
+        else:
+            first[u, x] = a
+            out[u].append(a)
+            ins[x].append(a)
+    pool, start, size, cap = got[3:7]
+    assert _contents(pool, start, size) == out
+    pool, start, size, cap = got[8:12]
+    assert _contents(pool, start, size) == ins
+    np.testing.assert_array_equal(got[2][:m], w)
+    np.testing.assert_array_equal(got[0][:m], tail)
+    assert len(got[0]) >= 2 * m  # room for shortcuts

@@ -9,7 +9,7 @@ those searches read 82 M list entries, the largest cost), and the live degrees a
 import numpy as np
 from numba import njit, prange
 
-from .parallel_lists import compact, stable_order
+from .parallel_lists import compact, offsets, stable_order
 
 
 @njit(cache=True)
@@ -81,30 +81,78 @@ def _sift(heap, pos, key, i):
     pos[v] = i
 
 
+@njit(cache=True, parallel=True)
+def _first_arcs(by_tail, at, head, weight, keep, size):
+    """Per tail ``u``: keep the first arc to each head but ``u`` (the lightest weight goes to it)."""
+    for u in prange(len(at) - 1):
+        k = 0
+        for i in range(at[u], at[u + 1]):
+            a = by_tail[i]
+            x = head[a]
+            keep[a] = False
+            if x == u:
+                continue
+            same = -1
+            for j in range(at[u], i):
+                if keep[by_tail[j]] and head[by_tail[j]] == x:
+                    same = by_tail[j]
+                    break
+            if same >= 0:
+                weight[same] = min(weight[same], weight[a])
+            else:
+                keep[a] = True
+                k += 1
+        size[u] = k
+
+
+@njit(cache=True, parallel=True)
+def _capacities(size):
+    cap = np.empty(len(size), np.int64)
+    for v in prange(len(size)):
+        c = 0
+        while c < size[v]:
+            c = max(4, 2 * c)  # as _push grows a list
+        cap[v] = c
+    return cap
+
+
+@njit(cache=True, parallel=True)
+def _fill(pool, start, items, by, at, keep):
+    for v in prange(len(at) - 1):
+        k = start[v]
+        for i in range(at[v], at[v + 1]):
+            if keep[by[i]]:
+                pool[k] = items[by[i]]
+                k += 1
+
+
+@njit(cache=True)
+def _pool(size, room):
+    cap = _capacities(size)
+    start = offsets(cap)
+    pool = np.empty(max(room, start[-1]), np.int64)
+    return pool, start[:-1].copy(), cap, start[-1]
+
+
 @njit(cache=True)
 def _lists(n, tail, head, weight):
-    """The arc arrays (room for shortcuts) and every vertex's out- and in-list, keeping the
-    lightest of parallel arcs and dropping self loops."""
+    """The arc arrays (room for shortcuts) and every vertex's out- and in-list (ids ascending),
+    keeping the lightest of parallel arcs (at the first one's id) and dropping self loops; the
+    lists as :func:`_push` would leave them, built in parallel."""
     arcs = len(tail)
     room = 2 * arcs + 16
     tail, head, weight = _grow(tail.copy(), room), _grow(head.copy(), room), _grow(weight.copy(), room)
-    out_pool, in_pool = np.empty(2 * arcs + 4 * n, np.int64), np.empty(2 * arcs + 4 * n, np.int64)
-    out_start, out_size, out_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
-    in_start, in_size, in_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
-    out_top, in_top = 0, 0
-    for a in range(arcs):
-        u, x = tail[a], head[a]
-        if u == x:
-            continue
-        parallel = -1
-        for i in range(out_start[u], out_start[u] + out_size[u]):
-            if head[out_pool[i]] == x:
-                parallel = out_pool[i]
-        if parallel >= 0:
-            weight[parallel] = min(weight[parallel], weight[a])
-        else:
-            out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, a)
-            in_pool, in_top = _push(in_pool, in_start, in_size, in_cap, in_top, x, a)
+    ids = np.arange(arcs)
+    by_tail, at = stable_order(tail[:arcs], n)
+    keep, out_size = np.empty(arcs, np.bool_), np.zeros(n, np.int64)
+    _first_arcs(by_tail, at, head, weight, keep, out_size)
+    out_pool, out_start, out_cap, out_top = _pool(out_size, 2 * arcs + 4 * n)
+    _fill(out_pool, out_start, ids, by_tail, at, keep)
+    kept = compact(ids, keep)
+    by_head, at = stable_order(_gather(head, kept), n)
+    in_size = np.diff(at)
+    in_pool, in_start, in_cap, in_top = _pool(in_size, 2 * arcs + 4 * n)
+    _fill(in_pool, in_start, kept, by_head, at, np.ones(len(kept), np.bool_))
     return (tail, head, weight, out_pool, out_start, out_size, out_cap, out_top, in_pool, in_start, in_size,
             in_cap, in_top)
 
