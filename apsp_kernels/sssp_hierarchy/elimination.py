@@ -9,7 +9,7 @@ those searches read 82 M list entries, the largest cost), and the live degrees a
 import numpy as np
 from numba import njit, prange
 
-from .parallel_lists import compact, offsets, stable_order
+from .parallel_lists import compact, gather, offsets, stable_order
 
 
 @njit(cache=True)
@@ -149,7 +149,7 @@ def _lists(n, tail, head, weight):
     out_pool, out_start, out_cap, out_top = _pool(out_size, 2 * arcs + 4 * n)
     _fill(out_pool, out_start, ids, by_tail, at, keep)
     kept = compact(ids, keep)
-    by_head, at = stable_order(_gather(head, kept), n)
+    by_head, at = stable_order(gather(head, kept), n)
     in_size = np.diff(at)
     in_pool, in_start, in_cap, in_top = _pool(in_size, 2 * arcs + 4 * n)
     _fill(in_pool, in_start, kept, by_head, at, np.ones(len(kept), np.bool_))
@@ -242,14 +242,6 @@ def eliminate(n, tail, head, weight, limit):
 
 
 @njit(cache=True, parallel=True)
-def _gather(values, at):
-    out = np.empty(len(at), values.dtype)
-    for i in prange(len(at)):
-        out[i] = values[at[i]]
-    return out
-
-
-@njit(cache=True, parallel=True)
 def _gather_arcs(order, s, w, srcs, wts):
     for i in prange(len(order)):
         srcs[i], wts[i] = s[order[i]], w[order[i]]
@@ -260,9 +252,9 @@ def csr_by_target(n, s, d, w):
     """(indptr, sources, weights) of the arcs s -> d as in-arc CSR by target, sources ascending
     within a target: two stable counting sorts (by source, then by target)."""
     by_s = stable_order(s, n)[0]
-    by_d, indptr = stable_order(_gather(d, by_s), n)
+    by_d, indptr = stable_order(gather(d, by_s), n)
     srcs, wts = np.empty(len(s), np.int32), np.empty(len(s), w.dtype)
-    _gather_arcs(_gather(by_s, by_d), s, w, srcs, wts)
+    _gather_arcs(gather(by_s, by_d), s, w, srcs, wts)
     return indptr.astype(np.int32), srcs, wts
 
 

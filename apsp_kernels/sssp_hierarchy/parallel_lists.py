@@ -90,7 +90,23 @@ def _marked(values, marks, want):
 @njit(cache=True)
 def select(values, marks, want):
     """The items ``v`` of ``values`` with ``marks[v] == want``, in order."""
+    if len(values) < SERIAL_BELOW:
+        return values[marks[values] == want]
     return compact(values, _marked(values, marks, want))
+
+
+@njit(cache=True, parallel=True)
+def _gather_in_parallel(values, at):
+    out = np.empty(len(at), values.dtype)
+    for i in prange(len(at)):
+        out[i] = values[at[i]]
+    return out
+
+
+@njit(cache=True)
+def gather(values, at):
+    """``values[at]``."""
+    return values[at] if len(at) < SERIAL_BELOW else _gather_in_parallel(values, at)
 
 
 @njit(cache=True, parallel=True)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from .elimination import _grow, _lists
-from .parallel_lists import append_grouped, compact, make_room, offsets, select
+from .parallel_lists import SERIAL_BELOW, append_grouped, compact, gather, make_room, offsets, select
 
 ROUND_PAIRS = 1 << 22  # candidate shortcuts a round may consider (memory: 16 bytes each)
 _MIX = 0x9E3779B1      # Fibonacci hashing
@@ -94,20 +94,12 @@ def _local_minima(alive, tail, head, key, chosen, out_pool, out_start, out_size,
         chosen[v] = ok
 
 
-@njit(cache=True, parallel=True)
-def _pairs(chosen_v, in_size, out_size):
-    p = np.empty(len(chosen_v), np.int64)
-    for i in prange(len(chosen_v)):
-        p[i] = in_size[chosen_v[i]] * out_size[chosen_v[i]]
-    return p
-
-
 @njit(cache=True)
 def _take(alive, chosen, in_size, out_size, round_pairs):
     """Step 2's choice, in id order: the local minima while their candidate shortcuts fit the
     budget (at least one; ``chosen`` is cleared for those left to a later round)."""
     chosen_v = select(alive, chosen, True)
-    p = _pairs(chosen_v, in_size, out_size)
+    p = gather(in_size, chosen_v) * gather(out_size, chosen_v)
     if offsets(p)[-1] <= round_pairs:
         return chosen_v
     pairs = 0
@@ -163,17 +155,17 @@ def _first_heads(chosen_v, at, chosen, tails, where, tail, head, in_pool, in_sta
 
 
 @njit(cache=True, parallel=True)
-def _sizes_of(chosen_v, size):
-    k = np.empty(len(chosen_v), np.int64)
-    for i in prange(len(chosen_v)):
-        k[i] = size[chosen_v[i]]
-    return k
-
-
-@njit(cache=True, parallel=True)
-def _index(verts, where, base):
+def _index_in_parallel(verts, where, base):
     for j in prange(len(verts)):
         where[verts[j]] = base + j
+
+
+@njit(cache=True)
+def _index(verts, where, base):
+    if len(verts) >= SERIAL_BELOW:
+        _index_in_parallel(verts, where, base)
+    else:
+        where[verts] = base + np.arange(len(verts))
 
 
 @njit(cache=True)
@@ -181,12 +173,12 @@ def _neighbours(chosen_v, chosen, tail, head, in_pool, in_start, in_size, out_po
     """The in-neighbours of the chosen (each once, in order of first appearance) with offsets of
     their candidate slots, and every neighbour (their lists change this round), indexed in
     ``where``."""
-    at = offsets(_sizes_of(chosen_v, in_size))
+    at = offsets(gather(in_size, chosen_v))
     cand, first, slots = _first_tails(chosen_v, at, chosen, tail, head, in_pool, in_start, out_pool, out_start,
                                       out_size)
     tails, slots = compact(cand, first), offsets(compact(slots, first))
     _index(tails, where, 0)
-    at = offsets(_sizes_of(chosen_v, out_size))
+    at = offsets(gather(out_size, chosen_v))
     cand, first = _first_heads(chosen_v, at, chosen, tails, where, tail, head, in_pool, in_start, in_size, out_pool,
                                out_start)
     heads = compact(cand, first)
@@ -260,6 +252,8 @@ def _add_arcs(tails, slots, new, new_head, new_cost, changed, where, first, tail
     append theirs to the heads' in-lists in id order."""
     at = offsets(new)
     total = at[-1]
+    if total == 0:  # most rounds at the top of a road's hierarchy
+        return total, tail, head, weight, out_pool, out_top, in_pool, in_top
     tail, head, weight = _grow(tail, first + total), _grow(head, first + total), _grow(weight, first + total)
     out_pool, out_top = make_room(out_pool, out_start, out_size, out_cap, out_top, tails, new)
     _write_arcs(tails, slots, new, at, first, new_head, new_cost, tail, head, weight, out_pool, out_start, out_size)
@@ -280,14 +274,6 @@ def _emit(emitted, at, chosen_v, chosen, gone, out_pool, out_start, out_size, in
         d += in_size[v]
         for j in range(out_size[v]):
             emitted[d + j] = out_pool[out_start[v] + j]
-
-
-@njit(cache=True, parallel=True)
-def _arcs_of(chosen_v, in_size, out_size):
-    k = np.empty(len(chosen_v), np.int64)
-    for i in prange(len(chosen_v)):
-        k[i] = in_size[chosen_v[i]] + out_size[chosen_v[i]]
-    return k
 
 
 @njit(cache=True)
@@ -317,7 +303,7 @@ def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs=ROUND_PAIRS):
             tails, slots, new, new_head, new_cost, changed, where, arcs + shortcuts, tail, head, weight, out_pool,
             out_start, out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap, in_top)
         shortcuts += added
-        at = offsets(_arcs_of(chosen_v, in_size, out_size))
+        at = offsets(gather(in_size, chosen_v) + gather(out_size, chosen_v))
         emitted = _grow(emitted, done + at[-1])
         alive = select(alive, chosen, False)
         _emit(emitted, at + done, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool, in_start, in_size)
