@@ -212,3 +212,16 @@ def test_batched_phast_on_the_gpu_over_a_rounds_hierarchy(monkeypatch, dtype):
     helpers.assert_rows_match_oracle(g, rows, sources)
     h = g.__dict__[layout.HIERARCHY_KEY]
     assert h.shortcuts == contraction.contract(g, parallel=True).shortcuts  # the rounds' hierarchy was swept
+
+
+def test_the_contraction_timer_reports_both_orders(tmp_path):
+    from apsp_kernels.experiments import contraction_time
+    g = generators.road_like(3000, 7000, seed=15)
+    rows = contraction_time.measure([g], threads=[1, None], repeats=2, log=lambda _: None)
+    assert [(r["order"], r["threads"]) for r in rows] == [("heap", 1), ("rounds", 1), ("heap", numba.get_num_threads()),
+                                                          ("rounds", numba.get_num_threads())]
+    for r in rows:
+        h = contraction.contract(g, parallel=r["order"] == "rounds")
+        assert (r["levels"], r["shortcuts"]) == (h.levels, h.shortcuts) and 0 < r["best_s"] <= r["median_s"]
+    with pytest.raises(SystemExit):
+        contraction_time.main(["--threads", str(numba.config.NUMBA_NUM_THREADS + 1)])
