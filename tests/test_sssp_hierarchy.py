@@ -39,7 +39,7 @@ def _zero_some(g):
 @pytest.mark.parametrize("name", GRAPHS)
 def test_sweeps_give_the_oracle_distances(name):
     g = GRAPHS[name]()
-    h = contraction.contract(g)
+    h = contraction.contract(g, parallel=False)  # the rounds: test_contraction_rounds.py
     level = np.repeat(np.arange(h.levels), np.diff(h.level_ptr))
     for indptr, srcs, _ in (h.up, h.down):
         owner = np.repeat(np.arange(g.n), np.diff(indptr))
@@ -57,7 +57,8 @@ def test_sweeps_give_the_oracle_distances(name):
 
 
 def test_the_level_term_keeps_a_path_shallow():
-    assert contraction.contract(path(3000)).levels < 40
+    assert contraction.contract(path(3000), parallel=False).levels < 40
+    assert contraction.contract(path(3000), parallel=True).levels < 40
 
 
 def test_far_from_road_like_is_refused():

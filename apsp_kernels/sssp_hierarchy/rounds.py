@@ -20,7 +20,9 @@ a shortcut joins two neighbours of one). A round:
 Without witness searches the hierarchy is exact as :mod:`.contraction` says; the result (order,
 levels, shortcuts) depends on the graph only, not on the number of threads. On USA-road-d.NY
 it contracts in 408 rounds to 1.98 M shortcuts and 373 levels (the heap order of
-:mod:`.elimination`: 1.89 M, 397). The lists and helpers are :mod:`.elimination`'s.
+:mod:`.elimination`: 1.89 M, 397). The lists are :mod:`.elimination`'s, appended to in batches
+by :mod:`.parallel_lists`. Sequential still: the scans over a prefix sum's chunks, the copies when
+an array grows, the budget's pass in a round over it, and steps over few items (SERIAL_BELOW).
 """
 import numpy as np
 from numba import njit, prange
