@@ -142,3 +142,14 @@ def test_the_lists_built_in_parallel_equal_one_at_a_time_pushes(rng):
     np.testing.assert_array_equal(got[2][:m], w)
     np.testing.assert_array_equal(got[0][:m], tail)
     assert len(got[0]) >= 2 * m  # room for shortcuts
+
+
+@pytest.mark.parametrize("length, need, used", [(10, 5, 10), (10, 11, 7), (BIG, BIG + 1, BIG), (BIG, 3 * BIG, BIG - 5)])
+def test_grown_keeps_the_used_items(rng, length, need, used):
+    a = rng.integers(0, 10**9, length)
+    b = pl.grown(a, need, used)
+    if need <= length:
+        assert b is a
+    else:
+        assert len(b) == max(2 * length, need)
+        np.testing.assert_array_equal(b[:used], a[:used])

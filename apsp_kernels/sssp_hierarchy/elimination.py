@@ -9,7 +9,7 @@ those searches read 82 M list entries, the largest cost), and the live degrees a
 import numpy as np
 from numba import njit, prange
 
-from .parallel_lists import compact, gather, offsets, stable_order
+from .parallel_lists import compact, gather, grown, offsets, stable_order
 
 
 @njit(cache=True)
@@ -141,7 +141,7 @@ def _lists(n, tail, head, weight):
     lists as :func:`_push` would leave them, built in parallel."""
     arcs = len(tail)
     room = 2 * arcs + 16
-    tail, head, weight = _grow(tail.copy(), room), _grow(head.copy(), room), _grow(weight.copy(), room)
+    tail, head, weight = grown(tail, room, arcs), grown(head, room, arcs), grown(weight, room, arcs)
     ids = np.arange(arcs)
     by_tail, at = stable_order(tail[:arcs], n)
     keep, out_size = np.empty(arcs, np.bool_), np.zeros(n, np.int64)

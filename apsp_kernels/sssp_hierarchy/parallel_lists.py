@@ -110,6 +110,29 @@ def gather(values, at):
 
 
 @njit(cache=True, parallel=True)
+def _copy_in_chunks(dst, src, n, c):
+    for k in prange(c):
+        for i in range(k * n // c, (k + 1) * n // c):
+            dst[i] = src[i]
+
+
+@njit(cache=True)
+def grown(a, need, used):
+    """``a`` when it has room for ``need`` items, else a new array twice as long (at least
+    ``need``) holding ``a[:used]``, copied in chunks (first touches of fresh pages cost more than
+    the copy)."""
+    if need <= len(a):
+        return a
+    bigger = np.empty(max(2 * len(a), need), a.dtype)
+    c = _chunks(used)
+    if c > 1:
+        _copy_in_chunks(bigger, a, used, c)
+    else:
+        bigger[:used] = a[:used]
+    return bigger
+
+
+@njit(cache=True, parallel=True)
 def _rooms(verts, extra, size, cap, room):
     for j in prange(len(verts)):
         v = verts[j]
@@ -142,10 +165,7 @@ def make_room(pool, start, size, cap, top, verts, extra):
     _rooms(verts, extra, size, cap, room)
     at = offsets(room)
     end = top + at[-1]
-    if end > len(pool):
-        bigger = np.empty(max(2 * len(pool), end), pool.dtype)
-        bigger[:top] = pool[:top]
-        pool = bigger
+    pool = grown(pool, end, top)
     at += top
     _move(pool, start, size, cap, verts, room, at)
     return pool, end

@@ -27,8 +27,8 @@ an array grows, the budget's pass in a round over it, and steps over few items (
 import numpy as np
 from numba import njit, prange
 
-from .elimination import _grow, _lists
-from .parallel_lists import SERIAL_BELOW, append_grouped, compact, gather, make_room, offsets, select
+from .elimination import _lists
+from .parallel_lists import SERIAL_BELOW, append_grouped, compact, gather, grown, make_room, offsets, select
 
 ROUND_PAIRS = 1 << 22  # candidate shortcuts a round may consider (memory: 16 bytes each)
 _MIX = 0x9E3779B1      # Fibonacci hashing
@@ -256,7 +256,8 @@ def _add_arcs(tails, slots, new, new_head, new_cost, changed, where, first, tail
     total = at[-1]
     if total == 0:  # most rounds at the top of a road's hierarchy
         return total, tail, head, weight, out_pool, out_top, in_pool, in_top
-    tail, head, weight = _grow(tail, first + total), _grow(head, first + total), _grow(weight, first + total)
+    end = first + total
+    tail, head, weight = grown(tail, end, first), grown(head, end, first), grown(weight, end, first)
     out_pool, out_top = make_room(out_pool, out_start, out_size, out_cap, out_top, tails, new)
     _write_arcs(tails, slots, new, at, first, new_head, new_cost, tail, head, weight, out_pool, out_start, out_size)
     in_pool, in_top = append_grouped(in_pool, in_start, in_size, in_cap, in_top, changed, where,
@@ -306,7 +307,7 @@ def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs=ROUND_PAIRS):
             out_start, out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap, in_top)
         shortcuts += added
         at = offsets(gather(in_size, chosen_v) + gather(out_size, chosen_v))
-        emitted = _grow(emitted, done + at[-1])
+        emitted = grown(emitted, done + at[-1], done)
         alive = select(alive, chosen, False)
         _emit(emitted, at + done, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool, in_start, in_size)
         done += at[-1]
