@@ -1,5 +1,6 @@
-"""Parallel building blocks of :mod:`.rounds` (numba ``parallel=True``): prefix sums and
-order-keeping compaction in chunks, and batched appends to :mod:`.elimination`'s growable lists,
+"""Parallel building blocks of the contraction (numba ``parallel=True``; :mod:`.rounds`, and
+:mod:`.elimination`'s list build and hierarchy arrays): prefix sums, order-keeping compaction,
+gathers and copies in chunks, a stable counting sort, and batched appends to the growable lists,
 each list written by one thread (no atomics). Chunks only split the work: every result is the
 same for any number of threads."""
 import numpy as np
@@ -7,7 +8,7 @@ from numba import njit, prange
 
 SERIAL_BELOW = 1 << 14  # a scan over fewer items runs on one thread
 CHUNKS = 256            # a scan's most chunks
-OWNERS = 128            # groups of lists that append_grouped's threads take in turn
+OWNERS = 128            # key ranges (lists) that the threads of a grouped pass take in turn
 
 
 @njit(cache=True)
