@@ -53,6 +53,22 @@ def _apart():
     return Graph.from_edges(a.n + b.n + 5, src, dst, np.concatenate([a.weights, b.weights]), name="apart")
 
 
+def _fan_into_hub(k):
+    """A bidirected ring of ``k`` vertices ``u``, each with a path ``u -> v -> hub``: the ``v``
+    (two arcs) go in the first round and add ``k`` shortcuts ``u -> hub``, all to one head."""
+    u = np.arange(k)
+    src = np.concatenate([u, (u + 1) % k, u, k + u, [2 * k]])
+    dst = np.concatenate([(u + 1) % k, u, k + u, np.full(k, 2 * k), [0]])
+    w = np.random.default_rng(k).integers(1, 20, len(src))
+    return Graph.from_edges(2 * k + 1, src, dst, w, name=f"fan{k}")
+
+
+def _star(k):
+    """Leaves first, then the centre: no round adds a shortcut."""
+    return Graph.from_edges(k + 1, np.zeros(k, np.int64), np.arange(1, k + 1), np.arange(k) % 5, undirected=True,
+                            name=f"star{k}")
+
+
 GRAPHS = {
     **HEAP_GRAPHS,
     "grid_ties": lambda: _grid_ties(40),
@@ -65,6 +81,8 @@ GRAPHS = {
     "road_f64": lambda: _road_f64(9),
     "apart": _apart,
     "no_arcs": lambda: Graph.from_edges(7, [], [], []),
+    "fan_into_hub": lambda: _fan_into_hub(40000),
+    "star": lambda: _star(5000),
 }
 
 
@@ -131,6 +149,24 @@ def test_one_result_for_any_thread_count():
         np.testing.assert_array_equal(a, b)
 
 
+def test_many_new_arcs_on_one_head_and_rounds_that_add_none():
+    fan, star = GRAPHS["fan_into_hub"](), GRAPHS["star"]()
+    h = contraction.contract(fan, parallel=True)
+    hub = np.where(h.order == fan.n - 1)[0][0]
+    k = fan.n // 2
+    assert h.shortcuts >= k and np.diff(h.up[0])[hub] >= k  # the ring's k vertices reach the hub by shortcuts
+    assert contraction.contract(star, parallel=True).shortcuts == 0
+    for g in (fan, star):  # one result for 1 or 2 threads
+        threads = numba.get_num_threads()
+        try:
+            numba.set_num_threads(1)
+            one = contraction.contract(g, parallel=True)
+        finally:
+            numba.set_num_threads(threads)
+        for a, b in zip(_arrays(one), _arrays(contraction.contract(g, parallel=True))):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_a_round_budget_of_one_pair_stays_exact(monkeypatch):
     g = generators.road_like(2000, 5000, seed=12)
     wide = contraction.contract(g, parallel=True)
@@ -176,3 +212,16 @@ def test_batched_phast_on_the_gpu_over_a_rounds_hierarchy(monkeypatch, dtype):
     helpers.assert_rows_match_oracle(g, rows, sources)
     h = g.__dict__[layout.HIERARCHY_KEY]
     assert h.shortcuts == contraction.contract(g, parallel=True).shortcuts  # the rounds' hierarchy was swept
+
+
+def test_the_contraction_timer_reports_both_orders(tmp_path):
+    from apsp_kernels.experiments import contraction_time
+    g = generators.road_like(3000, 7000, seed=15)
+    rows = contraction_time.measure([g], threads=[1, None], repeats=2, log=lambda _: None)
+    assert [(r["order"], r["threads"]) for r in rows] == [("heap", 1), ("rounds", 1), ("heap", numba.get_num_threads()),
+                                                          ("rounds", numba.get_num_threads())]
+    for r in rows:
+        h = contraction.contract(g, parallel=r["order"] == "rounds")
+        assert (r["levels"], r["shortcuts"]) == (h.levels, h.shortcuts) and 0 < r["best_s"] <= r["median_s"]
+    with pytest.raises(SystemExit):
+        contraction_time.main(["--threads", str(numba.config.NUMBA_NUM_THREADS + 1)])

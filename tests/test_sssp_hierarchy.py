@@ -39,7 +39,7 @@ def _zero_some(g):
 @pytest.mark.parametrize("name", GRAPHS)
 def test_sweeps_give_the_oracle_distances(name):
     g = GRAPHS[name]()
-    h = contraction.contract(g)
+    h = contraction.contract(g, parallel=False)  # the rounds: test_contraction_rounds.py
     level = np.repeat(np.arange(h.levels), np.diff(h.level_ptr))
     for indptr, srcs, _ in (h.up, h.down):
         owner = np.repeat(np.arange(g.n), np.diff(indptr))
@@ -57,7 +57,8 @@ def test_sweeps_give_the_oracle_distances(name):
 
 
 def test_the_level_term_keeps_a_path_shallow():
-    assert contraction.contract(path(3000)).levels < 40
+    assert contraction.contract(path(3000), parallel=False).levels < 40
+    assert contraction.contract(path(3000), parallel=True).levels < 40
 
 
 def test_far_from_road_like_is_refused():
@@ -106,7 +107,7 @@ def test_the_indexed_heap_pops_the_least_key_then_id_after_any_update():
 def test_in_arc_csr_by_counting_sorts_equals_a_lexsort():
     from apsp_kernels.sssp_hierarchy.elimination import csr_by_target
     rng = np.random.default_rng(0)
-    for n, m in ((1, 0), (5, 7), (1000, 20000)):
+    for n, m in ((1, 0), (5, 7), (1000, 20000), (300000, 400000)):
         s, d = rng.integers(0, n, m), rng.integers(0, n, m)
         keep = np.unique(s * n + d, return_index=True)[1]
         s, d = s[keep], d[keep]

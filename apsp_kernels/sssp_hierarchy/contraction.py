@@ -11,9 +11,9 @@ descends (Gaussian elimination in the (min,+) semiring). ``level[v]`` is one mor
 highest level among the neighbours contracted before ``v``; every arc joins two levels, so a
 level's vertices are independent and each level is one parallel step of PHAST's sweeps (Delling,
 Goldberg, Nowicki, Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011).
-On the host, once per graph, in numba: one vertex at a time in heap order (:mod:`.elimination`;
-USA-road-d.NY: 1.89 M shortcuts, 397 levels) or in parallel rounds of independent vertices
-(:mod:`.rounds`, ``parallel=True``; NY: 1.98 M shortcuts, 373 levels).
+On the host, once per graph, in numba: in parallel rounds of independent vertices (:mod:`.rounds`,
+the default; USA-road-d.NY: 1.98 M shortcuts, 373 levels) or one vertex at a time in heap order
+(:mod:`.elimination`, ``parallel=False``; NY: 1.89 M shortcuts, 397 levels).
 """
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ import numpy as np
 from ..errors import InputError
 
 MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction would not pay
-PARALLEL = False  # rounds (.rounds) measured slower than the heap order on 1-2 cores; not yet on 16
+# the rounds (.rounds): NY 1.31-1.40 s on 2 threads here against the heap order's 1.75-1.79 s
+# (3.1-3.3 s against 1.8-1.9 s on one thread); every step of a round is parallel
+PARALLEL = True
 
 
 @dataclass

@@ -7,7 +7,9 @@ a list when the list is next read (not searched for when its end is contracted: 
 those searches read 82 M list entries, the largest cost), and the live degrees are counted apart.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
+
+from .parallel_lists import compact, gather, grown, offsets, stable_order
 
 
 @njit(cache=True)
@@ -79,30 +81,78 @@ def _sift(heap, pos, key, i):
     pos[v] = i
 
 
+@njit(cache=True, parallel=True)
+def _first_arcs(by_tail, at, head, weight, keep, size):
+    """Per tail ``u``: keep the first arc to each head but ``u`` (the lightest weight goes to it)."""
+    for u in prange(len(at) - 1):
+        k = 0
+        for i in range(at[u], at[u + 1]):
+            a = by_tail[i]
+            x = head[a]
+            keep[a] = False
+            if x == u:
+                continue
+            same = -1
+            for j in range(at[u], i):
+                if keep[by_tail[j]] and head[by_tail[j]] == x:
+                    same = by_tail[j]
+                    break
+            if same >= 0:
+                weight[same] = min(weight[same], weight[a])
+            else:
+                keep[a] = True
+                k += 1
+        size[u] = k
+
+
+@njit(cache=True, parallel=True)
+def _capacities(size):
+    cap = np.empty(len(size), np.int64)
+    for v in prange(len(size)):
+        c = 0
+        while c < size[v]:
+            c = max(4, 2 * c)  # as _push grows a list
+        cap[v] = c
+    return cap
+
+
+@njit(cache=True, parallel=True)
+def _fill(pool, start, items, by, at, keep):
+    for v in prange(len(at) - 1):
+        k = start[v]
+        for i in range(at[v], at[v + 1]):
+            if keep[by[i]]:
+                pool[k] = items[by[i]]
+                k += 1
+
+
+@njit(cache=True)
+def _pool(size, room):
+    cap = _capacities(size)
+    start = offsets(cap)
+    pool = np.empty(max(room, start[-1]), np.int64)
+    return pool, start[:-1].copy(), cap, start[-1]
+
+
 @njit(cache=True)
 def _lists(n, tail, head, weight):
-    """The arc arrays (room for shortcuts) and every vertex's out- and in-list, keeping the
-    lightest of parallel arcs and dropping self loops."""
+    """The arc arrays (room for shortcuts) and every vertex's out- and in-list (ids ascending),
+    keeping the lightest of parallel arcs (at the first one's id) and dropping self loops; the
+    lists as :func:`_push` would leave them, built in parallel."""
     arcs = len(tail)
     room = 2 * arcs + 16
-    tail, head, weight = _grow(tail.copy(), room), _grow(head.copy(), room), _grow(weight.copy(), room)
-    out_pool, in_pool = np.empty(2 * arcs + 4 * n, np.int64), np.empty(2 * arcs + 4 * n, np.int64)
-    out_start, out_size, out_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
-    in_start, in_size, in_cap = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
-    out_top, in_top = 0, 0
-    for a in range(arcs):
-        u, x = tail[a], head[a]
-        if u == x:
-            continue
-        parallel = -1
-        for i in range(out_start[u], out_start[u] + out_size[u]):
-            if head[out_pool[i]] == x:
-                parallel = out_pool[i]
-        if parallel >= 0:
-            weight[parallel] = min(weight[parallel], weight[a])
-        else:
-            out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, a)
-            in_pool, in_top = _push(in_pool, in_start, in_size, in_cap, in_top, x, a)
+    tail, head, weight = grown(tail, room, arcs), grown(head, room, arcs), grown(weight, room, arcs)
+    ids = np.arange(arcs)
+    by_tail, at = stable_order(tail[:arcs], n)
+    keep, out_size = np.empty(arcs, np.bool_), np.zeros(n, np.int64)
+    _first_arcs(by_tail, at, head, weight, keep, out_size)
+    out_pool, out_start, out_cap, out_top = _pool(out_size, 2 * arcs + 4 * n)
+    _fill(out_pool, out_start, ids, by_tail, at, keep)
+    kept = compact(ids, keep)
+    by_head, at = stable_order(gather(head, kept), n)
+    in_size = np.diff(at)
+    in_pool, in_start, in_cap, in_top = _pool(in_size, 2 * arcs + 4 * n)
+    _fill(in_pool, in_start, kept, by_head, at, np.ones(len(kept), np.bool_))
     return (tail, head, weight, out_pool, out_start, out_size, out_cap, out_top, in_pool, in_start, in_size,
             in_cap, in_top)
 
@@ -191,32 +241,35 @@ def eliminate(n, tail, head, weight, limit):
     return level, emitted[:done], tail, head, weight, shortcuts
 
 
+@njit(cache=True, parallel=True)
+def _gather_arcs(order, s, w, srcs, wts):
+    for i in prange(len(order)):
+        srcs[i], wts[i] = s[order[i]], w[order[i]]
+
+
 @njit(cache=True)
 def csr_by_target(n, s, d, w):
     """(indptr, sources, weights) of the arcs s -> d as in-arc CSR by target, sources ascending
     within a target: two stable counting sorts (by source, then by target)."""
-    m = len(s)
-    by_s = np.empty(m, np.int64)
-    start = np.zeros(n + 1, np.int64)
-    for i in range(m):
-        start[s[i] + 1] += 1
-    for v in range(n):
-        start[v + 1] += start[v]
-    for i in range(m):
-        by_s[start[s[i]]] = i
-        start[s[i]] += 1
-    indptr = np.zeros(n + 1, np.int32)
-    for i in range(m):
-        indptr[d[i] + 1] += 1
-    for v in range(n):
-        indptr[v + 1] += indptr[v]
-    fill = indptr[:n].astype(np.int64)
-    srcs, wts = np.empty(m, np.int32), np.empty(m, w.dtype)
-    for i in by_s:
-        j = fill[d[i]]
-        srcs[j], wts[j] = s[i], w[i]
-        fill[d[i]] += 1
-    return indptr, srcs, wts
+    by_s = stable_order(s, n)[0]
+    by_d, indptr = stable_order(gather(d, by_s), n)
+    srcs, wts = np.empty(len(s), np.int32), np.empty(len(s), w.dtype)
+    _gather_arcs(gather(by_s, by_d), s, w, srcs, wts)
+    return indptr.astype(np.int32), srcs, wts
+
+
+@njit(cache=True, parallel=True)
+def _renumber(emitted, level, rank, tail, head, weight, up, s, d, w):
+    for i in prange(len(emitted)):
+        a = emitted[i]
+        up[i] = level[tail[a]] < level[head[a]]
+        s[i], d[i], w[i] = rank[tail[a]], rank[head[a]], weight[a]
+
+
+@njit(cache=True, parallel=True)
+def _ranks(order, rank):
+    for i in prange(len(order)):
+        rank[order[i]] = i
 
 
 @njit(cache=True)
@@ -224,30 +277,12 @@ def by_level(n, level, emitted, tail, head, weight, dtype_of):
     """The hierarchy's arrays from an elimination: ``order`` (by level, then id), ``rank``,
     ``level_ptr`` and the emitted arcs renumbered, split into those from a lower level (up) and
     from a higher one (down), as in-arc CSRs (:func:`csr_by_target`, weights as ``dtype_of``)."""
-    levels = level.max() + 1 if n else 0
-    level_ptr = np.zeros(levels + 1, np.int32)
-    for v in range(n):
-        level_ptr[level[v] + 1] += 1
-    for lv in range(levels):
-        level_ptr[lv + 1] += level_ptr[lv]
-    fill = level_ptr[:levels].copy()
-    order, rank = np.empty(n, np.int32), np.empty(n, np.int32)
-    for v in range(n):
-        order[fill[level[v]]] = v
-        rank[v] = fill[level[v]]
-        fill[level[v]] += 1
-    ups = 0
-    for a in emitted:
-        ups += level[tail[a]] < level[head[a]]
-    us, ud, uw = np.empty(ups, np.int32), np.empty(ups, np.int32), np.empty(ups, dtype_of.dtype)
-    downs = len(emitted) - ups
-    ds, dd, dw = np.empty(downs, np.int32), np.empty(downs, np.int32), np.empty(downs, dtype_of.dtype)
-    i = j = 0
-    for a in emitted:
-        if level[tail[a]] < level[head[a]]:
-            us[i], ud[i], uw[i] = rank[tail[a]], rank[head[a]], weight[a]
-            i += 1
-        else:
-            ds[j], dd[j], dw[j] = rank[tail[a]], rank[head[a]], weight[a]
-            j += 1
-    return order, rank, level_ptr, csr_by_target(n, us, ud, uw), csr_by_target(n, ds, dd, dw)
+    by, level_ptr = stable_order(level, level.max() + 1 if n else 0)
+    order, rank = by.astype(np.int32), np.empty(n, np.int32)
+    _ranks(order, rank)
+    m = len(emitted)
+    up, s, d, w = np.empty(m, np.bool_), np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, dtype_of.dtype)
+    _renumber(emitted, level, rank, tail, head, weight, up, s, d, w)
+    down = ~up
+    return (order, rank, level_ptr.astype(np.int32), csr_by_target(n, compact(s, up), compact(d, up), compact(w, up)),
+            csr_by_target(n, compact(s, down), compact(d, down), compact(w, down)))

@@ -8,22 +8,27 @@ a shortcut joins two neighbours of one). A round:
 1. (parallel over the vertices whose lists changed) drop the arcs to contracted vertices, raise
    the level to one more than theirs, set the key (live arcs + level);
 2. (parallel over the live vertices) mark the local minima; then, in id order, take them while
-   their candidate shortcuts fit the round's budget (at least one);
+   their candidate shortcuts fit the round's budget (at least one), and list their in-neighbours
+   in order of first appearance (a vertex appears first beside its least chosen neighbour);
 3. (parallel over the in-neighbours ``u`` of ``S``: each owns the arcs leaving it) for every
    arc ``u -> v -> x`` with ``v`` in ``S``, lower the arc ``u -> x`` if ``u`` has it (found in a
    hash table of ``u``'s out-neighbours), else note a new one, once per ``x`` at its least cost;
-4. (sequentially) give the new arcs their ids in that order, append them to both lists, emit
-   the arcs of ``S``.
+4. (parallel) give the new arcs their ids in that order (a prefix sum of the tails' counts),
+   append them to the tails' out-lists (each tail its own) and to the heads' in-lists (sorted
+   by owner of a range of heads, each owner its own, in id order), emit the arcs of ``S``.
 
 Without witness searches the hierarchy is exact as :mod:`.contraction` says; the result (order,
 levels, shortcuts) depends on the graph only, not on the number of threads. On USA-road-d.NY
 it contracts in 408 rounds to 1.98 M shortcuts and 373 levels (the heap order of
-:mod:`.elimination`: 1.89 M, 397). The lists and helpers are :mod:`.elimination`'s.
+:mod:`.elimination`: 1.89 M, 397). The lists are :mod:`.elimination`'s, appended to in batches
+by :mod:`.parallel_lists`. Sequential still: the scans over a prefix sum's chunks, the copies when
+an array grows, the budget's pass in a round over it, and steps over few items (SERIAL_BELOW).
 """
 import numpy as np
 from numba import njit, prange
 
-from .elimination import _grow, _lists, _push
+from .elimination import _lists
+from .parallel_lists import SERIAL_BELOW, append_grouped, compact, gather, grown, make_room, offsets, select
 
 ROUND_PAIRS = 1 << 22  # candidate shortcuts a round may consider (memory: 16 bytes each)
 _MIX = 0x9E3779B1      # Fibonacci hashing
@@ -91,63 +96,96 @@ def _local_minima(alive, tail, head, key, chosen, out_pool, out_start, out_size,
         chosen[v] = ok
 
 
+@njit(cache=True)
+def _take(alive, chosen, in_size, out_size, round_pairs):
+    """Step 2's choice, in id order: the local minima while their candidate shortcuts fit the
+    budget (at least one; ``chosen`` is cleared for those left to a later round)."""
+    chosen_v = select(alive, chosen, True)
+    p = gather(in_size, chosen_v) * gather(out_size, chosen_v)
+    if offsets(p)[-1] <= round_pairs:
+        return chosen_v
+    pairs = 0
+    for i in range(len(chosen_v)):
+        if i > 0 and pairs + p[i] > round_pairs:
+            chosen[chosen_v[i]] = False
+        else:
+            pairs += p[i]
+    return select(chosen_v, chosen, True)
+
+
 @njit(cache=True, parallel=True)
-def _count_slots(tails, slots, chosen, head, out_pool, out_start, out_size):
-    """Candidate slots per tail (the out-arcs of its chosen out-neighbours), as offsets."""
-    for i in prange(len(tails)):
-        u = tails[i]
-        p = 0
-        for j in range(out_start[u], out_start[u] + out_size[u]):
-            y = head[out_pool[j]]
-            if chosen[y]:
-                p += out_size[y]
-        slots[i + 1] = p
-    for i in range(len(tails)):
-        slots[i + 1] += slots[i]
+def _first_tails(chosen_v, at, chosen, tail, head, in_pool, in_start, out_pool, out_start, out_size):
+    """The in-neighbours ``u`` of the chosen, in order of their first appearance (in id order of
+    the chosen, list order within one): flags where ``u`` first appears (its least chosen
+    out-neighbour is this one) and the count of its candidate slots (the out-arcs of its chosen
+    out-neighbours)."""
+    cand, first, slots = np.empty(at[-1], np.int64), np.empty(at[-1], np.bool_), np.empty(at[-1], np.int64)
+    for i in prange(len(chosen_v)):
+        v = chosen_v[i]
+        for j in range(at[i + 1] - at[i]):
+            u = tail[in_pool[in_start[v] + j]]
+            p, f = 0, True
+            for q in range(out_start[u], out_start[u] + out_size[u]):
+                y = head[out_pool[q]]
+                if chosen[y]:
+                    if y < v:
+                        f = False
+                        break
+                    p += out_size[y]
+            cand[at[i] + j], first[at[i] + j], slots[at[i] + j] = u, f, p
+    return cand, first, slots
+
+
+@njit(cache=True, parallel=True)
+def _first_heads(chosen_v, at, chosen, tails, where, tail, head, in_pool, in_start, in_size, out_pool, out_start):
+    """The out-neighbours ``x`` of the chosen that are not among ``tails`` (indexed in
+    ``where``), flagged where ``x`` first appears (its least chosen in-neighbour is this one)."""
+    cand, first = np.empty(at[-1], np.int64), np.empty(at[-1], np.bool_)
+    for i in prange(len(chosen_v)):
+        v = chosen_v[i]
+        for j in range(at[i + 1] - at[i]):
+            x = head[out_pool[out_start[v] + j]]
+            f = not (where[x] < len(tails) and tails[where[x]] == x)
+            if f:
+                for q in range(in_start[x], in_start[x] + in_size[x]):
+                    y = tail[in_pool[q]]
+                    if chosen[y] and y < v:
+                        f = False
+                        break
+            cand[at[i] + j], first[at[i] + j] = x, f
+    return cand, first
+
+
+@njit(cache=True, parallel=True)
+def _index_in_parallel(verts, where, base):
+    for j in prange(len(verts)):
+        where[verts[j]] = base + j
 
 
 @njit(cache=True)
-def _take(alive, chosen, tail, head, in_pool, in_start, in_size, out_pool, out_start, out_size, stamp, rnd,
-          round_pairs):
-    """Step 2's choice (``chosen`` is cleared for the local minima left to a later round); then
-    the in-neighbours of the chosen with offsets of their candidate slots, and every neighbour
-    (their lists change this round)."""
-    taken, pairs, arcs = 0, 0, 0
-    for v in alive:  # ascending
-        if chosen[v]:
-            p = in_size[v] * out_size[v]
-            if taken > 0 and pairs + p > round_pairs:
-                chosen[v] = False
-            else:
-                taken += 1
-                pairs += p
-                arcs += in_size[v] + out_size[v]
-    chosen_v = np.empty(taken, np.int64)
-    i = 0
-    for v in alive:
-        if chosen[v]:
-            chosen_v[i] = v
-            i += 1
-    tails, slots, changed = np.empty(arcs, np.int64), np.zeros(arcs + 1, np.int64), np.empty(arcs, np.int64)
-    n_tails, n_changed = 0, 0
-    for v in chosen_v:
-        for j in range(in_start[v], in_start[v] + in_size[v]):
-            u = tail[in_pool[j]]
-            if stamp[u] != rnd:
-                stamp[u] = rnd
-                tails[n_tails] = u
-                n_tails += 1
-                changed[n_changed] = u
-                n_changed += 1
-    _count_slots(tails[:n_tails], slots, chosen, head, out_pool, out_start, out_size)
-    for v in chosen_v:
-        for j in range(out_start[v], out_start[v] + out_size[v]):
-            x = head[out_pool[j]]
-            if stamp[x] != rnd:
-                stamp[x] = rnd
-                changed[n_changed] = x
-                n_changed += 1
-    return chosen_v, tails[:n_tails], slots[:n_tails + 1], changed[:n_changed]
+def _index(verts, where, base):
+    if len(verts) >= SERIAL_BELOW:
+        _index_in_parallel(verts, where, base)
+    else:
+        where[verts] = base + np.arange(len(verts))
+
+
+@njit(cache=True)
+def _neighbours(chosen_v, chosen, tail, head, in_pool, in_start, in_size, out_pool, out_start, out_size, where):
+    """The in-neighbours of the chosen (each once, in order of first appearance) with offsets of
+    their candidate slots, and every neighbour (their lists change this round), indexed in
+    ``where``."""
+    at = offsets(gather(in_size, chosen_v))
+    cand, first, slots = _first_tails(chosen_v, at, chosen, tail, head, in_pool, in_start, out_pool, out_start,
+                                      out_size)
+    tails, slots = compact(cand, first), offsets(compact(slots, first))
+    _index(tails, where, 0)
+    at = offsets(gather(out_size, chosen_v))
+    cand, first = _first_heads(chosen_v, at, chosen, tails, where, tail, head, in_pool, in_start, in_size, out_pool,
+                               out_start)
+    heads = compact(cand, first)
+    _index(heads, where, len(tails))
+    return tails, slots, np.concatenate((tails, heads))
 
 
 @njit(cache=True, parallel=True)
@@ -197,17 +235,48 @@ def _shortcuts_by_tail(tails, slots, chosen, head, weight, out_pool, out_start, 
     return new_head, new_cost, new
 
 
+@njit(cache=True, parallel=True)
+def _write_arcs(tails, slots, new, at, first, new_head, new_cost, tail, head, weight, out_pool, out_start, out_size):
+    for i in prange(len(tails)):
+        u = tails[i]
+        for k in range(new[i]):
+            s = first + at[i] + k
+            tail[s], head[s], weight[s] = u, new_head[slots[i] + k], new_cost[slots[i] + k]
+            out_pool[out_start[u] + out_size[u]] = s
+            out_size[u] += 1
+
+
 @njit(cache=True)
-def _emit(emitted, done, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool, in_start, in_size):
+def _add_arcs(tails, slots, new, new_head, new_cost, changed, where, first, tail, head, weight, out_pool, out_start,
+              out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap, in_top):
+    """Step 4's appends: the new arcs get ids from ``first`` on, in order of their tails (then
+    slots), each tail appends its own to its out-list, and the owners of a range of ``changed``
+    append theirs to the heads' in-lists in id order."""
+    at = offsets(new)
+    total = at[-1]
+    if total == 0:  # most rounds at the top of a road's hierarchy
+        return total, tail, head, weight, out_pool, out_top, in_pool, in_top
+    end = first + total
+    tail, head, weight = grown(tail, end, first), grown(head, end, first), grown(weight, end, first)
+    out_pool, out_top = make_room(out_pool, out_start, out_size, out_cap, out_top, tails, new)
+    _write_arcs(tails, slots, new, at, first, new_head, new_cost, tail, head, weight, out_pool, out_start, out_size)
+    in_pool, in_top = append_grouped(in_pool, in_start, in_size, in_cap, in_top, changed, where,
+                                     head[first:first + total], first)
+    return total, tail, head, weight, out_pool, out_top, in_pool, in_top
+
+
+@njit(cache=True, parallel=True)
+def _emit(emitted, at, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool, in_start, in_size):
     """Step 4's end: the arcs of ``S`` are final; its vertices leave the graph."""
-    for v in chosen_v:
+    for i in prange(len(chosen_v)):
+        v = chosen_v[i]
         chosen[v], gone[v] = False, True
-        emitted = _grow(emitted, done + in_size[v] + out_size[v])
-        emitted[done:done + in_size[v]] = in_pool[in_start[v]:in_start[v] + in_size[v]]
-        done += in_size[v]
-        emitted[done:done + out_size[v]] = out_pool[out_start[v]:out_start[v] + out_size[v]]
-        done += out_size[v]
-    return emitted, done
+        d = at[i]
+        for j in range(in_size[v]):
+            emitted[d + j] = in_pool[in_start[v] + j]
+        d += in_size[v]
+        for j in range(out_size[v]):
+            emitted[d + j] = out_pool[out_start[v] + j]
 
 
 @njit(cache=True)
@@ -218,7 +287,7 @@ def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs=ROUND_PAIRS):
     arcs = len(tail)
     (tail, head, weight, out_pool, out_start, out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap,
      in_top) = _lists(n, tail, head, weight)
-    level, key, stamp = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    level, key, where = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     gone, chosen = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     alive = np.arange(n)
     changed = alive
@@ -228,26 +297,21 @@ def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs=ROUND_PAIRS):
         rounds += 1
         _refresh(changed, tail, head, gone, level, key, out_pool, out_start, out_size, in_pool, in_start, in_size)
         _local_minima(alive, tail, head, key, chosen, out_pool, out_start, out_size, in_pool, in_start, in_size)
-        chosen_v, tails, slots, changed = _take(alive, chosen, tail, head, in_pool, in_start, in_size, out_pool,
-                                                out_start, out_size, stamp, rounds, round_pairs)
+        chosen_v = _take(alive, chosen, in_size, out_size, round_pairs)
+        tails, slots, changed = _neighbours(chosen_v, chosen, tail, head, in_pool, in_start, in_size, out_pool,
+                                            out_start, out_size, where)
         new_head, new_cost, new = _shortcuts_by_tail(tails, slots, chosen, head, weight, out_pool, out_start,
                                                      out_size)
-        total = new.sum()
-        tail, head, weight = (_grow(tail, arcs + shortcuts + total), _grow(head, arcs + shortcuts + total),
-                              _grow(weight, arcs + shortcuts + total))
-        for i in range(len(tails)):
-            u = tails[i]
-            for k in range(slots[i], slots[i] + new[i]):
-                s = arcs + shortcuts
-                shortcuts += 1
-                x = new_head[k]
-                tail[s], head[s], weight[s] = u, x, new_cost[k]
-                out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, s)
-                in_pool, in_top = _push(in_pool, in_start, in_size, in_cap, in_top, x, s)
-        emitted, done = _emit(emitted, done, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool,
-                              in_start, in_size)
+        added, tail, head, weight, out_pool, out_top, in_pool, in_top = _add_arcs(
+            tails, slots, new, new_head, new_cost, changed, where, arcs + shortcuts, tail, head, weight, out_pool,
+            out_start, out_size, out_cap, out_top, in_pool, in_start, in_size, in_cap, in_top)
+        shortcuts += added
+        at = offsets(gather(in_size, chosen_v) + gather(out_size, chosen_v))
+        emitted = grown(emitted, done + at[-1], done)
+        alive = select(alive, chosen, False)
+        _emit(emitted, at + done, chosen_v, chosen, gone, out_pool, out_start, out_size, in_pool, in_start, in_size)
+        done += at[-1]
         if shortcuts > limit:
             shortcuts = -1
             break
-        alive = alive[~gone[alive]]
     return level, emitted[:done], tail, head, weight, shortcuts, rounds

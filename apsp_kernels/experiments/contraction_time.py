@@ -1,0 +1,71 @@
+"""The contraction's host time (issue 30: USA-road-d.NY in at most 1 s on the GPU host): the heap
+order and the parallel rounds of apsp_kernels/sssp_hierarchy, each after a warm-up, at the numba
+thread counts asked (at most NUMBA_NUM_THREADS).
+
+::
+
+    python -m apsp_kernels.experiments.contraction_time [--graphs NY] [--threads 1 16 32] [--repeats 5]
+
+prints a line per graph, order and thread count (best and median seconds of ``contract()``, levels,
+shortcuts) and, with ``--csv PATH``, writes them there.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numba
+
+from .. import datasets, generators, host_cpu
+from ..records import write_csv
+from ..sssp_hierarchy import contraction
+
+
+def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
+    """One row per graph, order (heap, rounds) and thread count (None: numba's current one)."""
+    contraction.contract(generators.road_like(2000, 5000, seed=1), parallel=False)  # numba: compile or load
+    contraction.contract(generators.road_like(2000, 5000, seed=1), parallel=True)
+    rows, before = [], numba.get_num_threads()
+    try:
+        for g in graphs:
+            g = g if not isinstance(g, str) else datasets.load_or_stand_in(g)
+            for t in threads:
+                numba.set_num_threads(t or before)
+                for order, parallel in (("heap", False), ("rounds", True)):
+                    seconds = []
+                    for _ in range(repeats):
+                        with host_cpu.exclusive():
+                            start = time.perf_counter()
+                            h = contraction.contract(g, parallel=parallel)
+                            seconds.append(time.perf_counter() - start)
+                    rows.append({"graph": g.name, "order": order, "threads": numba.get_num_threads(),
+                                 "best_s": min(seconds), "median_s": statistics.median(seconds),
+                                 "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts})
+                    r = rows[-1]
+                    log(f"{r['graph']} {order:6s} {r['threads']:3d} threads: best {r['best_s']:.3f} s, median "
+                        f"{r['median_s']:.3f} s ({repeats} runs); {h.levels} levels, {h.shortcuts:,} shortcuts")
+    finally:
+        numba.set_num_threads(before)
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--graphs", nargs="+", default=["NY"])
+    parser.add_argument("--threads", nargs="+", type=int, default=[None])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--csv")
+    args = parser.parse_args(argv)
+    too_many = [t for t in args.threads if t and t > numba.config.NUMBA_NUM_THREADS]
+    if too_many:
+        parser.error(f"--threads {too_many}: more than NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS}; "
+                     f"set NUMBA_NUM_THREADS before the run")
+    rows = measure(args.graphs, args.threads, args.repeats)
+    if args.csv:
+        import pandas as pd
+        write_csv(pd.DataFrame(rows), args.csv)
+
+
+if __name__ == "__main__":
+    main()
