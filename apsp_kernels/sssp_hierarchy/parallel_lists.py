@@ -17,7 +17,8 @@ def _chunks(n):
 
 
 @njit(cache=True, parallel=True)
-def _offsets_in_chunks(counts, c, out):
+def _chunk_starts(counts, c):
+    """``sums[k]``: the total of ``counts`` before its ``k``-th of ``c`` chunks; ``sums[c]``: all of it."""
     n = len(counts)
     sums = np.zeros(c + 1, np.int64)
     for k in prange(c):
@@ -27,6 +28,13 @@ def _offsets_in_chunks(counts, c, out):
         sums[k + 1] = s
     for k in range(c):
         sums[k + 1] += sums[k]
+    return sums
+
+
+@njit(cache=True, parallel=True)
+def _offsets_in_chunks(counts, c, out):
+    n = len(counts)
+    sums = _chunk_starts(counts, c)
     for k in prange(c):
         s = sums[k]
         for i in range(k * n // c, (k + 1) * n // c):
@@ -55,14 +63,7 @@ def offsets(counts):
 @njit(cache=True, parallel=True)
 def _compact_in_chunks(values, keep, c):
     n = len(values)
-    sums = np.zeros(c + 1, np.int64)
-    for k in prange(c):
-        s = 0
-        for i in range(k * n // c, (k + 1) * n // c):
-            s += keep[i]
-        sums[k + 1] = s
-    for k in range(c):
-        sums[k + 1] += sums[k]
+    sums = _chunk_starts(keep, c)
     out = np.empty(sums[c], values.dtype)
     for k in prange(c):
         j = sums[k]
