@@ -18,6 +18,7 @@ import math
 import os
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -411,7 +412,7 @@ def rederive(folder) -> pd.DataFrame:
     bulk = from_csv(folder / "records_bulk.csv")
     cfg["gpus"] = max(int(r.param("workers") or 1) for r in road)
     on_gpu = all("CPU" not in r.device for r in road)
-    roads = {r.graph: type("Road", (), {"name": r.graph})() for r in road}
+    roads = {r.graph: SimpleNamespace(name=r.graph) for r in road}  # road_runs reads their names only
     ends = pd.read_csv(folder / "phast" / "all_sources.csv")
     made = not (folder / "records_phast_all_sources.csv").exists()
     if made:

@@ -31,6 +31,7 @@ class MultiSourceSSSP(Solver):
     """
 
     all_pairs = False
+    streaming = False  # rows copied to the host pass by pass (stream_to_host)
 
     def __init__(self, graph, sources=None, K="auto", check_every=8, max_batch=64, blocks_per_sm=8,
                  parents=False):
@@ -64,8 +65,6 @@ class MultiSourceSSSP(Solver):
         self._passes_of(max(128, -(-count // STREAM_PASSES // 128) * 128))
         self.streaming = True
         return True
-
-    streaming = False
 
     def bytes_needed(self) -> int:
         g, k = self.graph, len(self.sources)
