@@ -1,9 +1,9 @@
 """The heaviest path of a DAG in Kahn's order (numba), for :mod:`apsp_kernels.bounds`."""
-import numba
+from .numba_cache import njit
 import numpy as np
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def heaviest_path(count, node_weight, tail, head, arc_weight):
     """Largest sum of node and arc weights along a path; arcs sorted by ``tail``."""
     start = np.zeros(count + 1, dtype=np.int64)

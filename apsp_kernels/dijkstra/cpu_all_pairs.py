@@ -22,11 +22,12 @@ from scipy.sparse import csgraph
 
 from ..errors import InputError
 from ..inf import INF_INT32
+from ..numba_cache import njit
 from ..solver import Solution, Solver
 
 
 # ---------------------------------------------------------------- indexed binary heap
-@numba.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def _sift_up(heap, pos, key, i):
     v = heap[i]
     kv = key[v]
@@ -42,7 +43,7 @@ def _sift_up(heap, pos, key, i):
     pos[v] = i
 
 
-@numba.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def _sift_down(heap, pos, key, i, size):
     v = heap[i]
     kv = key[v]
@@ -62,7 +63,7 @@ def _sift_down(heap, pos, key, i, size):
     pos[v] = i
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def dijkstra_row(indptr, indices, weights, source, dist, heap, pos):
     """One SSSP into ``dist`` (int64, INF_INT32 for unreachable); heap/pos are scratch of size n."""
     n = dist.shape[0]
@@ -94,7 +95,7 @@ def dijkstra_row(indptr, indices, weights, source, dist, heap, pos):
                 _sift_up(heap, pos, dist, pos[v])
 
 
-@numba.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def dijkstra_rows_parallel(indptr, indices, weights, sources, out, threads):
     """out[i] = distances from sources[i] (int32, INF_INT32 sentinel); sources dealt round-robin."""
     n = out.shape[1]

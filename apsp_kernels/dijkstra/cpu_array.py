@@ -26,6 +26,7 @@ from numba import prange
 
 from ..errors import InputError
 from ..host import host_available_bytes
+from ..numba_cache import njit
 from ..solver import Solution, Solver
 
 HOST_HEADROOM = 0.8  # fraction of available host memory one adjacency matrix may take
@@ -85,7 +86,7 @@ def numba_threads(k: int):
 
 
 # --------------------------------------------------------------- adjacency matrix
-@numba.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _fill_dense(indptr, indices, weights, inf, out):
     n = out.shape[0]
     for u in prange(n):
@@ -149,7 +150,7 @@ def release_adjacency() -> None:
 # Both kernels fuse the relaxation of step k with the extract-min scan of step k+1 into
 # one pass over the arrays (the same comparisons as the paper's two loops, one sweep
 # and, in parallel, one fork/join per step instead of two).
-@numba.njit(cache=True)
+@njit(cache=True)
 def dijkstra_dense_serial(a, s, inf, dist, parent, visited):
     """One thread: relax the row of the last extracted vertex and find the next minimum."""
     n = a.shape[0]
@@ -181,7 +182,7 @@ def dijkstra_dense_serial(a, s, inf, dist, parent, visited):
         du = best
 
 
-@numba.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def dijkstra_dense_parallel(a, s, inf, dist, parent, visited, nchunks):
     """The same step with the vertex range split into ``nchunks`` contiguous chunks (threads)."""
     n = a.shape[0]

@@ -1,12 +1,12 @@
 """Serial Floyd-Warshall on one CPU core (numba): the baseline of bodra Table 3 and pandey Fig. 11-13."""
 from __future__ import annotations
 
-import numba
+from ..numba_cache import njit
 
 from ..solver import Solution, Solver
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def fw_serial_inplace(d):
     """Classic triple loop on a dense matrix (INF sentinels add without overflow)."""
     n = d.shape[0]

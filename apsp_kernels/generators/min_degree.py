@@ -23,7 +23,7 @@ _BITSET_LIMIT = 4 << 30  # bytes of the adjacency bitset
 
 @lru_cache(maxsize=None)
 def _fill_kernel():
-    from numba import njit  # imported on first use: numba is slow to import
+    from ..numba_cache import njit  # imported on first use: numba is slow to import
 
     @njit(cache=True)
     def fill(vertex, n, min_degree, degree, bits, words, draws, out_u, out_v, count):

@@ -13,11 +13,12 @@ import numpy as np
 from ..errors import InputError
 from ..floyd_warshall.cpu import fw_serial_inplace
 from ..inf import INF_INT32
+from ..numba_cache import njit
 from ..solver import Solution, Solver
 from .rkleene_plan import DEFAULT_THRESHOLD, check_threshold, plan, plan_array
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _product(d, xr, xc, yr, yc, zr, zc, m, p, q):
     for i in range(m):
         x = d[xr + i, xc:xc + p]
@@ -30,7 +31,7 @@ def _product(d, xr, xc, yr, yc, zr, zc, m, p, q):
                     x[j] = cand
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def run_plan(d, steps):
     """Execute a :func:`plan_array` table on the dense matrix ``d`` in place (one thread)."""
     for s in range(steps.shape[0]):
@@ -74,7 +75,7 @@ class RKleeneSerial(Solver):
         return Solution(self.d, self.sources, self.graph.n, stats=self.stats, by_vertex=True)
 
 
-@numba.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _bellman_violations(dist, w, inf):
     n = dist.shape[0]
     bad = np.zeros(n, dtype=np.int64)

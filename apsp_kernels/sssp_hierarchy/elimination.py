@@ -7,8 +7,9 @@ a list when the list is next read (not searched for when its end is contracted: 
 those searches read 82 M list entries, the largest cost), and the live degrees are counted apart.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ..numba_cache import njit
 from .parallel_lists import compact, gather, grown, offsets, stable_order
 
 

@@ -4,7 +4,9 @@ gathers and copies in chunks, a stable counting sort, and batched appends to the
 each list written by one thread (no atomics). Chunks only split the work: every result is the
 same for any number of threads."""
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from ..numba_cache import njit
 
 SERIAL_BELOW = 1 << 14  # a scan over fewer items runs on one thread
 CHUNKS = 256            # a scan's most chunks

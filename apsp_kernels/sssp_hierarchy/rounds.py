@@ -25,8 +25,9 @@ by :mod:`.parallel_lists`. Sequential still: the scans over a prefix sum's chunk
 an array grows, the budget's pass in a round over it, and steps over few items (SERIAL_BELOW).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ..numba_cache import njit
 from .elimination import _lists
 from .parallel_lists import SERIAL_BELOW, append_grouped, compact, gather, grown, make_room, offsets, select
 

@@ -9,7 +9,7 @@ the source raises :class:`InputError`. INF: see :mod:`apsp_kernels.sssp_iterativ
 """
 from __future__ import annotations
 
-import numba
+from ..numba_cache import njit
 import numpy as np
 
 from ..errors import InputError, NegativeCycleError
@@ -18,7 +18,7 @@ from ..solver import Solution, Solver
 from .bellman_ford import MODES
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def bellman_ford_serial(indptr, indices, weights, source, passes, early_exit, dist, pred):
     """In-place Bellman-Ford; returns (passes run, whether the last pass changed something)."""
     n = dist.shape[0]
@@ -46,7 +46,7 @@ def bellman_ford_serial(indptr, indices, weights, source, passes, early_exit, di
     return done, changed
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def has_relaxable_arc(indptr, indices, weights, dist):
     for i in range(dist.shape[0]):
         du = dist[i]
