@@ -1,11 +1,16 @@
-"""``njit`` whose on-disk cache (``cache=True``) is safe when several processes fill it at once.
+"""``njit`` whose on-disk cache (``cache=True``) is safe to share between processes.
 
-numba's cache keeps one index per function (signature -> data file) and rewrites it unlocked:
-two processes that compile different signatures of one function at the same time (pytest-xdist
-workers, Dask workers on a fresh machine) can leave the index naming the other signature's
-machine code, which a later process loads and runs (seen as "LLVM ERROR: Symbol not found:
-allocate_sched" and worker crashes). Here each load and save of a cache entry holds an exclusive
-``fcntl`` lock on a file in the cache folder, so an index and its data are read and written whole.
+Two faults of numba's cache (seen as worker aborts, "LLVM ERROR: Symbol not found:
+allocate_sched", and segmentation faults on a machine whose cache was filled by several processes):
+
+* A function compiled while a ``parallel=True`` function it calls came from the cache is saved
+  without the note that loading it must first start numba's threading layer; a later process
+  that loads it before anything else starts that layer jumps to unresolved symbols. Here every
+  load from the cache starts the threading layer first (``numba.get_num_threads()``; once per
+  process, after which it costs nothing).
+* The index of a function's cached signatures is rewritten unlocked: two processes saving
+  different signatures at once can leave it naming another signature's machine code. Here each
+  load and save holds an exclusive ``fcntl`` lock on a file in the cache folder.
 """
 from __future__ import annotations
 
@@ -19,8 +24,9 @@ from numba.core.caching import FunctionCache
 LOCK_NAME = "apsp_kernels-numba-cache.lock"
 
 
-class LockedFunctionCache(FunctionCache):
-    """numba's FunctionCache with each overload's load and save under the cache folder's lock."""
+class SharedFunctionCache(FunctionCache):
+    """numba's FunctionCache with each overload's load and save under the cache folder's lock,
+    and numba's threading layer started before any load."""
 
     @contextlib.contextmanager
     def _locked(self):
@@ -33,6 +39,7 @@ class LockedFunctionCache(FunctionCache):
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def load_overload(self, sig, target_context):
+        numba.get_num_threads()  # starts the threading layer that cached parallel code links against
         with self._locked():
             return super().load_overload(sig, target_context)
 
@@ -42,13 +49,13 @@ class LockedFunctionCache(FunctionCache):
 
 
 def njit(*args, **options):
-    """``numba.njit`` with the same arguments; ``cache=True`` uses :class:`LockedFunctionCache`."""
+    """``numba.njit`` with the same arguments; ``cache=True`` uses :class:`SharedFunctionCache`."""
     cache = options.pop("cache", False)
 
     def decorate(func):
         dispatcher = numba.njit(**options)(func)
         if cache:
-            dispatcher._cache = LockedFunctionCache(dispatcher.py_func)
+            dispatcher._cache = SharedFunctionCache(dispatcher.py_func)
         return dispatcher
 
     if args and callable(args[0]):

@@ -1,6 +1,6 @@
-"""apsp_kernels.numba_cache: numba's on-disk cache under a lock, so processes that compile one
-function's signatures at once (xdist or Dask workers on a fresh machine) cannot leave an index
-that names another signature's machine code."""
+"""apsp_kernels.numba_cache: numba's on-disk cache shared safely between processes (xdist or Dask
+workers on a fresh machine): a cached function that links a cached parallel one loads in a fresh
+process, and each cache entry is read and written under a lock."""
 import fcntl
 import os
 import subprocess
@@ -32,6 +32,52 @@ CALLER = textwrap.dedent("""
     print("done", values, dict(cachedmod.weighted_sum.stats.cache_hits), flush=True)
 """)
 
+PARALLEL_MODULE = textwrap.dedent("""
+    import numpy as np
+    from numba import prange
+    from apsp_kernels.numba_cache import njit
+
+    @njit(cache=True, parallel=True)
+    def doubled(x):
+        out = np.empty_like(x)
+        for i in prange(x.shape[0]):
+            out[i] = 2 * x[i]
+        return out
+
+    @njit(cache=True)
+    def doubled_sum(x):
+        return doubled(x).sum()
+""")
+
+
+def _env(module_dir):
+    path = [str(module_dir), os.getcwd(), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    return env
+
+
+def _python(module_dir, code):
+    return subprocess.run([sys.executable, "-c", code], cwd=module_dir, env=_env(module_dir),
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_function_compiled_over_a_cached_parallel_one_loads_first_in_a_fresh_process(tmp_path):
+    """numba saves such a function without the note to start its threading layer on load; loaded
+    first in a new process, plain numba crashes (segmentation fault or "Symbol not found:
+    allocate_sched")."""
+    (tmp_path / "parmod.py").write_text(PARALLEL_MODULE)
+    steps = ["import numpy as np, parmod; print(parmod.doubled(np.arange(10.0)).sum())",      # doubled cached
+             "import numpy as np, parmod; print(parmod.doubled_sum(np.arange(10.0)))",        # over the cached one
+             "import numpy as np, parmod; print(parmod.doubled_sum(np.arange(10.0)), "
+             "dict(parmod.doubled_sum.stats.cache_hits))"]                                    # loaded first
+    outs = [_python(tmp_path, code) for code in steps]
+    for done in outs:
+        assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert [o.stdout.split()[0] for o in outs] == ["90.0"] * 3
+    assert ": 1}" in outs[2].stdout, outs[2].stdout  # the last one ran from the cache
+
 
 @pytest.fixture
 def module_dir(tmp_path):
@@ -41,10 +87,8 @@ def module_dir(tmp_path):
 
 
 def _start(module_dir, *dtypes):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(module_dir), os.getcwd(), os.environ.get("PYTHONPATH", "")]))
-    env.pop("NUMBA_CACHE_DIR", None)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    return subprocess.Popen([sys.executable, str(module_dir / "caller.py"), *dtypes], cwd=module_dir, env=env,
+    return subprocess.Popen([sys.executable, str(module_dir / "caller.py"), *dtypes], cwd=module_dir,
+                            env=_env(module_dir),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
