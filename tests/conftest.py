@@ -12,6 +12,11 @@ _spread = [g.strip() for g in os.environ.get("APSP_TEST_SPREAD_GPUS", "").split(
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _spread and _worker.startswith("gw"):
     os.environ["CUDA_VISIBLE_DEVICES"] = _spread[int(_worker[2:]) % len(_spread)]
+# Each xdist worker gets its share of the host's cores for numba's parallel code (the contraction
+# rounds, CPU Dijkstra): a full-size thread pool per worker oversubscribes the host many times over.
+_workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+if _workers > 1 and "NUMBA_NUM_THREADS" not in os.environ:
+    os.environ["NUMBA_NUM_THREADS"] = str(max(2, (os.cpu_count() or 1) // _workers))
 
 
 def pytest_configure(config):
