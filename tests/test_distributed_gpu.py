@@ -1,5 +1,6 @@
 """apsp_kernels.distributed on dask-cuda workers (one per GPU of this host): rows and reductions
 against the oracle, a worker killed mid-run, bulk instances."""
+import os
 import sys
 
 import cloudpickle
@@ -14,7 +15,10 @@ from apsp_kernels.distributed.reductions import default_bins as reductions_defau
 from apsp_kernels.gpu import visible_gpus
 import helpers
 
-pytestmark = pytest.mark.gpu
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(bool(os.environ.get("APSP_TEST_SPREAD_GPUS")),
+                                 reason="a dask-cuda cluster over all of the host's GPUs: run this file without "
+                                        "APSP_TEST_SPREAD_GPUS, which gives each test worker one GPU")]
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 TIMEOUT = 120
 BINS = np.linspace(0, 5000, 21)
