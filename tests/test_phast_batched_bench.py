@@ -1,5 +1,6 @@
 """The batched-PHAST benchmark's host parts (apsp_kernels/experiments/phast_batched.py): the bytes
 of a K-wide sweep per tree, the row check against Dijkstra (it must fail on a wrong row), the CLI."""
+import pandas as pd
 import pytest
 
 from apsp_kernels import generators
@@ -66,3 +67,33 @@ def test_the_scale_notebook_helpers_judge_on_the_h100_only_and_plot_k(tmp_path):
                               "bound_us_per_tree": 1.0 / k ** 0.1} for k in (32, 64, 128, 256) for c in (1024, 4096)])
     fig = sc.phast_figure(per_tree)
     assert len(fig.axes) == 1 and len(fig.axes[0].lines) == 3
+
+
+def test_projection_follows_the_power_law_of_the_two_largest_sizes():
+    assert bench.projected_seconds([], 1 << 24) is None
+    assert bench.projected_seconds([(1 << 20, 4.0)], 1 << 24) is None
+    seconds, how = bench.projected_seconds([(1 << 18, 0.1), (1 << 20, 4.0), (1 << 22, 64.0)], 1 << 24)
+    assert seconds == pytest.approx(64.0 * 16) and "n^2.00" in how and "1,048,576- and 4,194,304-vertex" in how
+    seconds, how = bench.projected_seconds([(1000, 2.0), (2000, 1.0)], 4000)  # never below linear
+    assert seconds == pytest.approx(2.0) and "n^1.00" in how
+
+
+def test_stand_ins_skip_a_size_projected_beyond_the_budget_and_say_why(monkeypatch):
+    ran = []
+
+    def fake_run(n, log=print, **kw):
+        ran.append(n)
+        return {"graph": bench.stand_in_name(n), "n": n, "generate_s": n / (1 << 20),
+                "preprocessing_s": 3.0 * (n / (1 << 20)) ** 2, "verified": True}
+
+    monkeypatch.setattr(bench, "stand_in_run", fake_run)
+    lines = []
+    frame = bench.stand_ins([1 << 24, 1 << 20, 1 << 22], preprocessing_budget_s=600, log=lines.append)
+    assert ran == [1 << 20, 1 << 22]  # 1M: 4 s, 4M: 52 s measured; 16M projected at about 680 s
+    skipped = frame.iloc[2]
+    assert skipped["graph"] == "roadlike-16M" and skipped["n"] == 1 << 24 and skipped["m"] == 41943040
+    assert skipped["all_sources"].startswith("not run: generation and contraction projected at")
+    assert "beyond the budget of 600 s" in skipped["all_sources"] and pd.isna(skipped["verified"])
+    assert lines and "roadlike-16M: not run" in lines[0]
+    assert frame["verified"].dropna().all()
+    assert len(bench.stand_ins([1 << 24, 1 << 20, 1 << 22], log=lines.append)) == 3 and ran[-1] == 1 << 24

@@ -65,6 +65,8 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "phast": choose(profile, smoke=False, default=True),
         "phast_quick": False,
         "phast_stand_ins": choose(profile, smoke=(), default=(1 << 20,), paper=(1 << 20, 1 << 22, 1 << 24)),
+        # a larger stand-in whose generation and contraction are projected beyond this is not run
+        "phast_stand_in_budget_s": choose(profile, smoke=None, default=None, paper=600),
     }
 
 

@@ -62,7 +62,8 @@ def phast_stand_ins(out_dir, sizes, **kw) -> pd.DataFrame:
                title="Batched PHAST on road-like stand-ins (generators.road_like; NOT the DIMACS graphs)",
                note="Every row is a stand-in. Preprocessing (host contraction) is beside the GPU times, not in "
                     "them; all-sources reductions are measured in full up to the size stated, else from a "
-                    "labelled sample with the full run's estimate.")
+                    "labelled sample with the full run's estimate. A size whose generation and contraction "
+                    "are projected beyond the profile's budget is not run; its row gives the projection.")
     return frame
 
 
