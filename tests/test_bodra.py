@@ -1,4 +1,5 @@
 """bodra on the CPU: registry, input checks, CPU baselines, prefix checks, drivers (smoke)."""
+import dataclasses
 import json
 import math
 
@@ -220,6 +221,50 @@ def test_two_point_estimate_extends_the_post_convergence_slope():
     noisy = exp.two_point_estimate(_record(100, 70.0), r2, 100, 200, 1000, 80)
     assert noisy.time_ms_median == pytest.approx(60.0 * 1000 / 200)
     assert not exp.two_point_estimate(_record(100, 50.0, verified=False), r2, 100, 200, 1000, 80).verified
+
+
+def test_a_full_run_projected_beyond_the_budget_is_estimated_from_prefixes_and_says_why(monkeypatch):
+    runs = []
+
+    def fake_run(name, g, cfg, experiment, *, params=None, repeats=1, warmup=0, **kw):
+        p = (params or {}).get("max_iterations")
+        runs.append((experiment, p))
+        rec = _record(p or 80, 8.0 if p is None else 8.0 + 0.1 * (p - 80))
+        return dataclasses.replace(rec, method=name, experiment=experiment,
+                                   stats=json.dumps({"converged_after": 80}))
+
+    monkeypatch.setattr(exp, "_run", fake_run)
+    g = Graph.from_edges(1001, [0], [1], [1], name="g")
+    cfg = {**exp.config("paper"), "bf_run_budget_s": 0.05}  # in full: 8 ms x 1000 / 80 = 0.1 s
+    out = exp.bf_runs("bf_serial", g, cfg)
+    assert runs == [("table1_early_exit", None), ("table1_prefix", 80 + exp.BF_FALLBACK_STEP[False])]
+    est = out[-1]
+    assert est.extrapolated and est.extrapolation.startswith(
+        "the full run projected at 0.1 s from the early-exit run (80 iterations), beyond the profile's 0.05 s")
+    runs.clear()
+    exp.bf_runs("bf_serial", g, {**cfg, "bf_run_budget_s": 1.0})  # within the budget: in full
+    assert runs == [("table1_early_exit", None), ("table1", None)]
+
+
+def test_table1_saves_after_every_graph_and_a_resumed_run_keeps_the_graphs_it_finished(tmp_path, monkeypatch):
+    ran = []
+    monkeypatch.setattr(exp, "road_graph", lambda name, cfg: Graph.from_edges(3, [0], [1], [1], name=name))
+    monkeypatch.setattr(exp, "bf_runs", lambda method, g, cfg: ran.append((g.name, method)) or [
+        dataclasses.replace(_record(10, 1.0), graph=g.name, method=method, experiment="table1",
+                            timestamp="2026-11-26T00:00:00+00:00")])
+    cfg = {**exp.config("smoke"), "road_graphs": ("NY", "BAY"), "bf_cpu_graphs": ()}
+    first = exp.table1(cfg, out_dir=tmp_path)
+    assert len(first) == 2 * len(exp.BF_METHODS)
+    saved = pd.read_csv(tmp_path / "records_table1.csv")
+    assert list(saved["graph"]) == ["NY"] * len(exp.BF_METHODS) + ["BAY"] * len(exp.BF_METHODS)
+    (tmp_path / "records_table1.csv").write_text(
+        "\n".join((tmp_path / "records_table1.csv").read_text().splitlines()[:1 + len(exp.BF_METHODS)]) + "\n")
+    (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc1234", "experiments": ["table1"]}))
+    ran.clear()
+    again = exp.table1(cfg, out_dir=tmp_path)  # killed after NY: NY from its records, BAY measured
+    assert [g for g, _ in ran] == ["BAY"] * len(exp.BF_METHODS)
+    assert [r.graph for r in again] == ["NY"] * len(exp.BF_METHODS) + ["BAY"] * len(exp.BF_METHODS)
+    assert "table1" in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])
 
 
 # ------------------------------------------------------------------------------ published data

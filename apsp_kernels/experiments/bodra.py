@@ -49,6 +49,7 @@ from .bodra_tables import (extrapolation_check, fig5, fig6, speed_frame, table1_
                            table2_frame, table3_frame)
 
 TILED = ("fw_tiled", "fw_tiled_shared")
+BF_FALLBACK_STEP = {True: 4096, False: 128}  # on the GPU: prefix passes; on the CPU: extra passes
 TILE = 32
 SMOKE_ROAD = {"NY": (1200, 3000), "BAY": (1600, 3900)}
 SMOKE_P2P = {"gnutella04": (150, 560), "gnutella25": (230, 560), "gnutella30": (300, 760)}
@@ -75,6 +76,9 @@ def config(profile: str) -> dict:
         bf_big_n=500_000,  # above: one repeat, no warm-up
         bf_check_every=16,
         bf_cpu_graphs=pick(profile, smoke=("NY", "BAY"), default=("NY",), paper=("NY",)),
+        # a faithful run in full projected (from its early-exit run) beyond this is estimated from
+        # prefixes instead (BF_FALLBACK_STEP), saying why
+        bf_run_budget_s=pick(profile, smoke=None, default=None, paper=300.0),
         # ---- Table 2 (Dijkstra APSP)
         dijkstra_graph="gnutella04",
         dijkstra_pilot=pick(profile, smoke=None, default=256, paper=None),
@@ -143,16 +147,29 @@ def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeat
 
 
 # ------------------------------------------------------------------------------ Table 1
-def table1(cfg: dict) -> list[Record]:
-    """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc)."""
+def table1(cfg: dict, out_dir=None) -> list[Record]:
+    """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc).
+
+    ``out_dir``: ``records_table1.csv`` is saved there after every graph, so that a run killed part
+    way is resumed by ``reproduce --resume``: the graphs it finished are taken from its records
+    (:func:`apsp_kernels.report.reusable`) instead of measured again."""
+    finished: dict[str, list[Record]] = {}
+    for r in (report.reusable(out_dir, "table1", partial=True) or []) if out_dir is not None else []:
+        finished.setdefault(r.graph, []).append(r)
     records = []
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
+        if name in finished:
+            records += finished[name]
+            continue
         g = road_graph(name, cfg)
         for method in BF_METHODS:
             records += bf_runs(method, g, cfg)
         if name in cfg["bf_cpu_graphs"]:
             records += bf_runs("bf_serial", g, cfg)
+        del g
         gpu.free_pool()
+        if out_dir is not None:
+            report.save_records(records, out_dir, "table1")
     return records
 
 
@@ -170,6 +187,14 @@ def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
     faithful = {**base, "mode": "faithful"}
     full = g.n - 1
     step = cfg["bf_gpu_prefix_min"] if on_gpu else cfg["bf_cpu_extra_passes"]
+    why = ""
+    budget = cfg.get("bf_run_budget_s")
+    if step is None and converged is not None and budget:
+        projected_s = early.time_ms_median / 1e3 * full / max(int(converged), 1)
+        if projected_s > budget:
+            step = BF_FALLBACK_STEP[on_gpu]
+            why = (f"the full run projected at {projected_s:.3g} s from the early-exit run ({int(converged)} "
+                   f"iterations), beyond the profile's {budget:g} s per run, so ")
     if step is None or converged is None:
         p1 = p2 = None
     elif on_gpu:
@@ -184,11 +209,13 @@ def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
     r1 = prefix(p1) if on_gpu else early
     r2 = prefix(p2)
     out = [early, r1, r2] if on_gpu else [early, r2]
-    return out + [two_point_estimate(r1, r2, p1, p2, full, converged)]
+    return out + [two_point_estimate(r1, r2, p1, p2, full, converged, why)]
 
 
-def two_point_estimate(r1: Record, r2: Record, p1: int, p2: int, full: int, converged: int) -> Record:
-    """The faithful |V|-1-iteration time from runs of p1 < p2 iterations (both past convergence)."""
+def two_point_estimate(r1: Record, r2: Record, p1: int, p2: int, full: int, converged: int,
+                       why: str = "") -> Record:
+    """The faithful |V|-1-iteration time from runs of p1 < p2 iterations (both past convergence);
+    ``why``: the reason it is estimated, when the profile asked for the full run."""
     if r1.skipped or r2.skipped:
         return dataclasses.replace(r2, experiment="table1")
 
@@ -203,7 +230,7 @@ def two_point_estimate(r1: Record, r2: Record, p1: int, p2: int, full: int, conv
     params = {k: v for k, v in json.loads(r2.params).items() if k != "max_iterations"}
     stats = {**json.loads(r2.stats), "iterations": full, "prefix_iterations": [p1, p2],
              "converged_after": converged, "ms_per_iteration_after_convergence": slope}
-    note = (f"|V|-1 = {full} iterations estimated from runs of {p1} and {p2}: "
+    note = (f"{why}|V|-1 = {full} iterations estimated from runs of {p1} and {p2}: "
             f"t({p2}) + ({full} - {p2}) x slope, slope = (t({p2}) - t({p1})) / {p2 - p1} "
             f"= {slope:.4g} ms per iteration")
     return dataclasses.replace(
