@@ -49,7 +49,11 @@ class SharedFunctionCache(FunctionCache):
 
 
 def njit(*args, **options):
-    """``numba.njit`` with the same arguments; ``cache=True`` uses :class:`SharedFunctionCache`."""
+    """``numba.njit`` used bare or with options (compiled lazily, on first call: no signatures);
+    ``cache=True`` uses :class:`SharedFunctionCache`."""
+    if args and not callable(args[0]):
+        raise TypeError(f"apsp_kernels.numba_cache.njit takes no signature (given {args[0]!r}): it compiles on "
+                        "first call; give the options only")
     cache = options.pop("cache", False)
 
     def decorate(func):
@@ -58,6 +62,4 @@ def njit(*args, **options):
             dispatcher._cache = SharedFunctionCache(dispatcher.py_func)
         return dispatcher
 
-    if args and callable(args[0]):
-        return decorate(args[0])
-    return decorate
+    return decorate(args[0]) if args else decorate

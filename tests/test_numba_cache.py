@@ -124,3 +124,8 @@ def test_njit_keeps_numbas_options_and_bare_use():
 
     assert plain(1) == 2 and with_options(3) == 6
     assert type(plain._cache).__name__ == "NullCache"
+
+
+def test_njit_refuses_a_signature_it_would_not_compile_eagerly():
+    with pytest.raises(TypeError, match="takes no signature"):
+        numba_cache.njit("f8(f8)", cache=True)

@@ -19,10 +19,7 @@ def _push(pool, start, size, cap, top, v, item):
     s, k = start[v], size[v]
     if k == cap[v]:
         room = max(4, 2 * k)
-        if top + room > len(pool):
-            bigger = np.empty(max(2 * len(pool), top + room), pool.dtype)
-            bigger[:top] = pool[:top]
-            pool = bigger
+        pool = grown(pool, top + room, top)
         pool[top:top + k] = pool[s:s + k]
         start[v], cap[v], s = top, room, top
         top += room
@@ -41,15 +38,6 @@ def _live(pool, start, size, ends, gone):
             pool[s + k] = a
             k += 1
     return k
-
-
-@njit(cache=True)
-def _grow(a, need):
-    if need <= len(a):
-        return a
-    bigger = np.empty(max(2 * len(a), need), a.dtype)
-    bigger[:len(a)] = a
-    return bigger
 
 
 @njit(cache=True)
@@ -199,7 +187,7 @@ def eliminate(n, tail, head, weight, limit):
         out_size[v] = _live(out_pool, out_start[v], out_size[v], head, gone)
         ins = in_pool[in_start[v]:in_start[v] + in_size[v]].copy()
         outs = out_pool[out_start[v]:out_start[v] + out_size[v]].copy()
-        emitted = _grow(emitted, done + len(ins) + len(outs))
+        emitted = grown(emitted, done + len(ins) + len(outs), done)
         for a in ins:
             out_deg[tail[a]] -= 1
             emitted[done] = a
@@ -223,7 +211,7 @@ def eliminate(n, tail, head, weight, limit):
                 if seen[x] != visit:
                     s = arcs + shortcuts
                     shortcuts += 1
-                    tail, head, weight = _grow(tail, s + 1), _grow(head, s + 1), _grow(weight, s + 1)
+                    tail, head, weight = grown(tail, s + 1, s), grown(head, s + 1, s), grown(weight, s + 1, s)
                     tail[s], head[s], weight[s] = u, x, c
                     lightest[x], seen[x] = s, visit
                     out_pool, out_top = _push(out_pool, out_start, out_size, out_cap, out_top, u, s)

@@ -202,7 +202,7 @@ def _group(owner, c, p):
 @njit(cache=True)
 def _split(m):
     """(owners, chunks) for ``m`` items: one of each when few."""
-    return max(1, min(OWNERS, m // 1024)), max(1, min(CHUNKS, m // SERIAL_BELOW))
+    return max(1, min(OWNERS, m // 1024)), _chunks(m)
 
 
 @njit(cache=True, parallel=True)

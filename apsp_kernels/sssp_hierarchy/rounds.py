@@ -21,8 +21,8 @@ Without witness searches the hierarchy is exact as :mod:`.contraction` says; the
 levels, shortcuts) depends on the graph only, not on the number of threads. On USA-road-d.NY
 it contracts in 408 rounds to 1.98 M shortcuts and 373 levels (the heap order of
 :mod:`.elimination`: 1.89 M, 397). The lists are :mod:`.elimination`'s, appended to in batches
-by :mod:`.parallel_lists`. Sequential still: the scans over a prefix sum's chunks, the copies when
-an array grows, the budget's pass in a round over it, and steps over few items (SERIAL_BELOW).
+by :mod:`.parallel_lists`. Sequential still: the scans over a prefix sum's chunks, the budget's
+pass in a round over it, and steps over few items (SERIAL_BELOW).
 """
 import numpy as np
 from numba import prange
@@ -281,7 +281,7 @@ def _emit(emitted, at, chosen_v, chosen, gone, out_pool, out_start, out_size, in
 
 
 @njit(cache=True)
-def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs=ROUND_PAIRS):
+def eliminate_in_rounds(n, tail, head, weight, limit, round_pairs):
     """:func:`.elimination.eliminate`'s contract (level, emitted arc ids, tail, head, weight,
     shortcuts; shortcuts = -1 once more than ``limit`` were added), contracted in rounds; and
     the number of rounds."""
