@@ -94,7 +94,10 @@ def reusable(out_dir, experiment: str, partial: bool = False) -> list[Record] | 
     """The records of ``experiment`` that an unfinished run of the same profile and commit saved
     and ``reproduce --resume`` kept for this run (see :func:`measure`), named in run.json's
     ``resumed``; None when there are none. ``partial``: the experiment saves as it goes (a
-    sweep), so the records are the part it had finished, and run.json says so."""
+    sweep), so the records are the part it had finished, and run.json says so. None for
+    ``out_dir`` None (a run that saves nothing)."""
+    if out_dir is None:
+        return None
     kept = resumable(out_dir)
     path = Path(out_dir) / f"records_{experiment}.csv"
     if experiment not in kept.get("experiments", []) or not path.exists():

@@ -49,7 +49,9 @@ from .bodra_tables import (extrapolation_check, fig5, fig6, speed_frame, table1_
                            table2_frame, table3_frame)
 
 TILED = ("fw_tiled", "fw_tiled_shared")
-BF_FALLBACK_STEP = {True: 4096, False: 128}  # on the GPU: prefix passes; on the CPU: extra passes
+# the default profile's prefixes, also where the paper profile's full run would exceed its budget:
+# on the GPU (True) the first prefix's passes, on the CPU (False) the passes added past convergence
+BF_FALLBACK_STEP = {True: 4096, False: 128}
 TILE = 32
 SMOKE_ROAD = {"NY": (1200, 3000), "BAY": (1600, 3900)}
 SMOKE_P2P = {"gnutella04": (150, 560), "gnutella25": (230, 560), "gnutella30": (300, 760)}
@@ -70,8 +72,8 @@ def config(profile: str) -> dict:
                           smoke={g: "skipped in the smoke profile (tiny stand-ins of NY and BAY only)"
                                  for g in ROAD_GRAPHS[2:]},
                           default={"NE": skipped_default, "E": skipped_default}, paper={}),
-        bf_gpu_prefix_min=pick(profile, smoke=64, default=4096, paper=None),  # None: in full
-        bf_cpu_extra_passes=pick(profile, smoke=None, default=128, paper=None),
+        bf_gpu_prefix_min=pick(profile, smoke=64, default=BF_FALLBACK_STEP[True], paper=None),  # None: in full
+        bf_cpu_extra_passes=pick(profile, smoke=None, default=BF_FALLBACK_STEP[False], paper=None),
         bf_repeats=pick(profile, smoke=1, default=3, paper=3),
         bf_big_n=500_000,  # above: one repeat, no warm-up
         bf_check_every=16,
@@ -154,7 +156,7 @@ def table1(cfg: dict, out_dir=None) -> list[Record]:
     way is resumed by ``reproduce --resume``: the graphs it finished are taken from its records
     (:func:`apsp_kernels.report.reusable`) instead of measured again."""
     finished: dict[str, list[Record]] = {}
-    for r in (report.reusable(out_dir, "table1", partial=True) or []) if out_dir is not None else []:
+    for r in report.reusable(out_dir, "table1", partial=True) or []:
         finished.setdefault(r.graph, []).append(r)
     records = []
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
@@ -188,7 +190,7 @@ def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
     full = g.n - 1
     step = cfg["bf_gpu_prefix_min"] if on_gpu else cfg["bf_cpu_extra_passes"]
     why = ""
-    budget = cfg.get("bf_run_budget_s")
+    budget = cfg["bf_run_budget_s"]
     if step is None and converged is not None and budget:
         projected_s = early.time_ms_median / 1e3 * full / max(int(converged), 1)
         if projected_s > budget:

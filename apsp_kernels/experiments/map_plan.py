@@ -16,7 +16,7 @@ from .. import timing
 from ..graph import Graph
 from ..records import Record, solved_fewer_sources
 from .map_space import FLOAT64_SERIES, PROBLEMS
-from .okuyama import source_order  # seeded permutation: sampled sources and checked rows are prefixes
+from .okuyama_space import source_order  # seeded permutation: sampled sources and checked rows are prefixes
 
 
 @dataclass

@@ -54,7 +54,7 @@ from .map_space import (DENSE_FAMILIES, FLOAT64_FAMILIES, FLOAT64_SERIES, PROBLE
                         map_methods, per_source, reference_method)
 from .map_tables import (coverage, dtype_comparison, failures, frame, method_colors, plot_winners,  # noqa: F401
                          short_of_sources, winners)
-from .okuyama import source_order  # noqa: F401
+from .okuyama_space import source_order  # noqa: F401
 
 def config(profile: str) -> dict:
     sizes = tuple(2 ** e for e in range(8, 16))  # 256 .. 32768
@@ -140,8 +140,6 @@ def save(result: Sweep, out_dir) -> None:
 def reusable_runs(out_dir) -> dict:
     """(method key, problem, graph) -> the record an unfinished sweep of the same profile and commit
     saved (kept by ``reproduce --resume``; see :func:`apsp_kernels.report.reusable`); {} for none."""
-    if out_dir is None:
-        return {}
     kept = [r for p in PROBLEMS for r in (report.reusable(out_dir, p, partial=True) or [])]
     return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept}
 

@@ -3,7 +3,6 @@ each figure's and Table 1's table, the path-recording overhead, the N sweep, the
 claims read and the per-method line plot."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd
@@ -103,8 +102,8 @@ def fig14_overhead(records) -> pd.DataFrame:
 
 def n_sweep_table(records) -> pd.DataFrame:
     df = frame(records)
-    df["N_param"] = [json.loads(p).get("N") for p in df["params"]]
-    df["B_param"] = [json.loads(p).get("B") for p in df["params"]]
+    params = json_cells(df["params"])
+    df["N_param"], df["B_param"] = params.map(lambda p: p.get("N")), params.map(lambda p: p.get("B"))
     df["iterations"] = [iterations(r) for _, r in df.iterrows()]
     df["groups"] = np.ceil(df["n"] / df["N"]).astype("float")
     cols = ["method", "N_param", "B_param", "N", "B", "groups", "time_s", "extrapolated",

@@ -75,8 +75,7 @@ def road_graph(name: str, cfg: dict):
     if cfg["road_stand_in_n"]:
         n = cfg["road_stand_in_n"]
         g = generators.road_like(n, int(2.8 * n), seed=0, name=f"{name}-stand-in-{n}")
-        g.meta.update(stand_in=True, label=f"small road-like stand-in for {name} (smoke profile)")
-        return g
+        return g.as_stand_in(f"small road-like stand-in for {name} (smoke profile)")
     return datasets.load_or_stand_in(name)
 
 
@@ -85,8 +84,7 @@ def gnutella_graph(cfg: dict):
         n = cfg["gnutella_stand_in_n"]
         g = generators.k_regular_digraph(n, 2, seed=0, w_low=1, w_high=101, dtype=np.int32,
                                          name=f"gnutella-stand-in-{n}")
-        g.meta.update(stand_in=True, label="small stand-in for p2p-Gnutella30 (smoke profile)")
-        return g
+        return g.as_stand_in("small stand-in for p2p-Gnutella30 (smoke profile)")
     return datasets.load_or_stand_in(cfg["gnutella"])
 
 

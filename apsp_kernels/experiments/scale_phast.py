@@ -28,7 +28,7 @@ def phast_roads(out_dir, names, quick: bool = False) -> dict:
 def phast_records(ends: pd.DataFrame, profile: str, ran: dict | None = None, host: str = "") -> list[Record]:
     """Records of the all-sources runs (one per graph: the sweeps and reductions on the GPU) and
     of their contractions (host seconds), what the PHAST verdicts rest on. ``ran``: the run that
-    measured ``ends`` when it is not this process (:func:`rederive`: its device, driver, cupy,
+    measured ``ends`` when it is not this process (:func:`.scale.rederive`: its device, driver, cupy,
     git_commit and timestamp; ``host``: its CPU, which contracted)."""
     out = []
     for _, r in ends.iterrows():
