@@ -21,6 +21,7 @@ FLOAT64_EXACT_INT = 2**53  # float64 holds every integer below this
 WEIGHT_DTYPES = (np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64))
 FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 KERNEL_SUFFIX = {np.dtype(np.int32): "i32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+"""The suffix of a kernel's variant per distance dtype (``.cu`` files stamp all three)."""
 
 
 def kernel_suffix(graph, method: str) -> str:
@@ -30,7 +31,6 @@ def kernel_suffix(graph, method: str) -> str:
         return KERNEL_SUFFIX[np.dtype(graph.dtype)]
     except KeyError:
         raise InputError(f"{method} takes int32, float32 or float64 weights, not {graph.dtype}") from None
-"""The suffix of a kernel's variant per distance dtype (``.cu`` files stamp all three)."""
 
 
 def inf_for(dtype) -> int | float:

@@ -127,10 +127,9 @@ def test_cupyx_csr_in_any_format_gives_scipy_s_distances(case):
         if case == "duplicates":  # a lighter copy of every tenth arc: SciPy keeps the lighter
             rows, cols = np.concatenate([rows, rows[::10]]), np.concatenate([cols, cols[::10]])
             vals = np.concatenate([vals, vals[::10] / 2])
-        host = sp.csr_matrix((vals, (rows, cols)), shape=a.shape)  # sums duplicates...
         indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=120))])
         by_row = np.argsort(rows, kind="stable")
-        host = sp.csr_matrix((vals[by_row], cols[by_row], indptr), shape=a.shape)  # ...this one keeps them
+        host = sp.csr_matrix((vals[by_row], cols[by_row], indptr), shape=a.shape)  # (rows, cols) would sum them
         assert not host.has_canonical_format
     want = scipy_csgraph.shortest_path(host)
     x = csp.csr_matrix(host)

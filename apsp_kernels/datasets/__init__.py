@@ -88,4 +88,4 @@ def load_or_stand_in(name: str | Dataset, seed: int = 0) -> Graph:
     label = f"stand-in for {ds.full_name} (original not available offline: {ds.url})"
     warnings.warn(label, stacklevel=2)
     graph = generators.road_like(ds.nodes, ds.arcs, seed=seed, name=ds.name)
-    return graph.as_stand_in(label, name=ds.name, stands_in_for=ds.full_name, url=ds.url)
+    return graph.as_stand_in(label, stands_in_for=ds.full_name, url=ds.url)

@@ -62,7 +62,7 @@ class MultiSourceSSSP(Solver):
         count = len(self.sources)
         if self.parents or len(self.passes) > 1 or 8 * count * self.graph.n < STREAM_MIN_BYTES:
             return False
-        self._passes_of(max(128, -(-count // STREAM_PASSES // 128) * 128))
+        self._passes_of(-(-count // STREAM_PASSES // 128) * 128)  # count > 0: at least 128
         self.streaming = True
         return True
 

@@ -63,6 +63,7 @@ _ROOT = ("One search from an added vertex with a zero-weight arc to each source;
 _FLOYD = ("All pairs with apsp_kernels.shortest_path on the arcs (the minimum weight over parallel "
           "edges; self loops ignored, as NetworkX does). A negative cycle is declined (can_run): "
           "NetworkX's Floyd-Warshall returns loop-order-dependent values there.")
+_EXACT_HOPS = "NetworkX's own dict(s), key order and paths included."
 _GENERIC = ("Runs the backend's own function exactly where NetworkX's picks its own (weight=None: "
             "hop counts; method='dijkstra' or 'bellman-ford').")
 _ALL_PATHS = ("Every shortest path, from NetworkX's path builder over the predecessor lists: the "
@@ -109,14 +110,13 @@ FUNCTIONS = {
     "single_source_shortest_path_length": f"One row. {_HOPS}",
     "single_target_shortest_path_length": f"One row on the reversed arcs. {_HOPS}",
     "all_pairs_shortest_path_length": f"{_BLOCKS} {_HOPS}",
-    "single_source_shortest_path": f"One row with predecessors. {_HOPS} NetworkX's own dict, key "
-        "order and paths included.",
+    "single_source_shortest_path": f"One row with predecessors. {_HOPS} {_EXACT_HOPS}",
     "single_target_shortest_path": f"One row with predecessors on the reversed arcs. {_HOPS} {_TREE}",
-    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} NetworkX's own "
-        "dicts, key order and paths included.",
+    "all_pairs_shortest_path": f"One tree per source, yielded lazily. {_HOPS} {_EXACT_HOPS}",
     "bidirectional_shortest_path": f"One row with predecessors. {_HOPS} {_TREE}",
     "predecessor": f"One row; every predecessor one level up, nearest first. {_HOPS}",
-    "shortest_path": f"{_GENERIC} {_TREE}",
+    "shortest_path": f"{_GENERIC} Its paths are those of the function it runs: NetworkX's own from a "
+                     "source alone (breadth-first, or Dijkstra with every weight above zero).",
     "shortest_path_length": _GENERIC,
     "has_path": "One row of hop counts from source.",
     "average_shortest_path_length": f"{_GENERIC} Sums every row (in blocks); connectivity from "

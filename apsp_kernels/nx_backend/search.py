@@ -186,13 +186,23 @@ def nx_dijkstra(g: ArcGraph, dist, sources, keep=None):
     member = np.full(n, -1, np.int64)
     member[order[at]] = group
     by_group = np.argsort(member[md], kind="stable")
-    cuts = np.searchsorted(member[md][by_group], group[bounds[:-1]])
-    ends = np.searchsorted(member[md][by_group], group[bounds[:-1]], side="right")
+    keys = member[md][by_group]
+    cuts = np.searchsorted(keys, group[bounds[:-1]])
+    ends = np.searchsorted(keys, group[bounds[:-1]], side="right")
     for a, b, c, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), cuts.tolist(), ends.tolist()):
         choose(by_group[c:e])
         settle(at[a:b], group[a:b])
     choose(every)
     return order, parent
+
+
+def nx_lengths(g: ArcGraph, dist, sources, keep=None) -> dict:
+    """{node: length} in NetworkX's order where it can be told (:func:`nx_dijkstra`), else
+    nearest first (:func:`lengths`)."""
+    found = nx_dijkstra(g, dist, sources, keep)
+    if found is None:
+        return lengths(g, dist, sources, keep)
+    return lengths_in_order(g, dist, found[0], sources)
 
 
 def lengths_in_order(g: ArcGraph, dist, order, sources) -> dict:

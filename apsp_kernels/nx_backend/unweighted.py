@@ -16,15 +16,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     G = G.weighted_by(None)
     i = G.vertex(source, unhashable_is_missing=True)
     row = search.row(G, i)
-    return _lengths(G, i, row, search.levels(cutoff)(row))
-
-
-def _lengths(G, i, row, keep):
-    """{node: hops} in NetworkX's breadth-first order where it can be told (search.nx_dijkstra)."""
-    found = search.nx_dijkstra(G, row, [i], keep)
-    if found is None:
-        return search.lengths(G, row, [i], keep)
-    return search.lengths_in_order(G, row, found[0], [i])
+    return search.nx_lengths(G, row, [i], search.levels(cutoff)(row))
 
 
 @implements()
@@ -39,7 +31,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
     G = G.weighted_by(None)
     keep = search.levels(cutoff)
     for i, row in search.rows(G):
-        yield G.nodes[i], _lengths(G, i, row, keep(row))
+        yield G.nodes[i], search.nx_lengths(G, row, [i], keep(row))
 
 
 def _paths(G, source, cutoff, what, reverse=False):

@@ -25,14 +25,6 @@ def _lengths_and_paths(G: ArcGraph, idx, dist, pred, keep=None):
     return search.lengths(G, dist, idx, keep), search.paths(G, pred, targets.tolist())
 
 
-def _dijkstra_lengths(G: ArcGraph, idx, dist, keep=None) -> dict:
-    """{node: length} in NetworkX's order where it can be told (search.nx_dijkstra)."""
-    found = search.nx_dijkstra(G, dist, idx, keep)
-    if found is None:
-        return search.lengths(G, dist, idx, keep)
-    return search.lengths_in_order(G, dist, found[0], idx)
-
-
 # ----------------------------------------------------------------------------- Dijkstra
 @implements()
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
@@ -70,7 +62,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     idx = _sources(G, sources)
     dist = search.tree(G, idx, predecessors=False)[0]
-    return _dijkstra_lengths(G, idx, dist, search.within(cutoff)(dist))
+    return search.nx_lengths(G, dist, idx, search.within(cutoff)(dist))
 
 
 @implements()
@@ -88,7 +80,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     i = G.vertex(source)
     row = search.row(G, i)
-    return _dijkstra_lengths(G, [i], row, search.within(cutoff)(row))
+    return search.nx_lengths(G, row, [i], search.within(cutoff)(row))
 
 
 @implements()
@@ -141,7 +133,7 @@ def _all_pairs(G, keep, make):
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     G = G.weighted_by(weight)
     return _all_pairs(G, search.within(cutoff),
-                      lambda G, i, row, keep: _dijkstra_lengths(G, [i], row, keep))
+                      lambda G, i, row, keep: search.nx_lengths(G, row, [i], keep))
 
 
 def _by_source(G, cutoff, make):

@@ -22,11 +22,10 @@ import numpy as np
 
 from .. import gpu
 from ..errors import InputError
-from ..inf import KERNEL_SUFFIX, kernel_suffix
+from ..inf import kernel_suffix
 from ..solver import Solution, Solver
 
 _CU = gpu.cu_path(__file__, "harish.cu")
-SUFFIX = KERNEL_SUFFIX
 WORD = 4
 
 

@@ -26,7 +26,8 @@ from .. import gpu
 from ..errors import InputError
 from ..graph import CYCLE_WARNING
 from ..solver import Solution, Solver
-from ..sssp_iterative.harish import (WORD, Reductions, StampedBatches, kernel_suffix)
+from ..inf import kernel_suffix
+from ..sssp_iterative.harish import WORD, Reductions, StampedBatches
 from .paths import PathRecorder
 
 _CU = gpu.cu_path(__file__, "sssp_groups.cu")
