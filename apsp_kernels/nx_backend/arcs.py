@@ -74,11 +74,11 @@ class ArcGraph:
         return g if pos is not None else replace(g, pos=_positions(G, index, g))
 
     @classmethod
-    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs, both=None,
-              pos=None) -> "ArcGraph":
-        """``both``: each edge given once, to be made an arc each way (default: undirected)."""
+    def _arcs(cls, nodes, index, src, dst, w, directed, weight, attrs, both, pos) -> "ArcGraph":
+        """``both``: each edge given once, to be made an arc each way; ``pos``: each arc's place in
+        ``G._adj`` (or None)."""
         n = max(len(nodes), 1)
-        if not directed if both is None else both:
+        if both:
             src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
         key = src * n + dst
         order = np.lexsort((w, key))  # the lightest parallel arc first
@@ -199,13 +199,8 @@ def _adjacency_weights(G, weight, default) -> list:
 def _positions(G, index, g: ArcGraph) -> np.ndarray:
     """For each arc of ``g`` (made from ``G``), the place of its head among its tail's
     neighbours in ``G._adj`` (one Python pass over the adjacency)."""
-    adj = G._adj
     n = max(len(index), 1)
-    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64)
-    counts = np.fromiter((len(nbrs) for nbrs in adj.values()), np.int64, len(adj))
-    tails = np.repeat(np.fromiter((index[u] for u in adj), np.int64, len(adj)), counts)
-    starts = np.repeat(np.cumsum(counts) - counts, counts)
-    place = np.arange(heads.size) - starts
+    tails, heads, place = _adjacency(G, index)
     key = tails * n + heads
     order = np.argsort(key, kind="stable")
     at = np.searchsorted(key[order], g.src * n + g.dst)
