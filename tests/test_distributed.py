@@ -385,3 +385,20 @@ def test_the_estimate_samples_whole_blocks_of_the_run():
     assert np.array_equal(whole_blocks(ids, 20, 8, seed=3), picked)  # seeded
     assert len(whole_blocks(ids, 1, 64)) in (64, 36)  # at least one block, maybe the short last one
 
+
+
+def test_a_workers_cached_graph_gets_the_hierarchy_sent_after_it():
+    """share_graph sends a graph again once PHAST's hierarchy is on it; the worker's copy (same
+    token) takes the hierarchy instead of contracting again."""
+    import dataclasses
+    from apsp_kernels.sssp_hierarchy.layout import HIERARCHY_KEY
+    worker_graph.clear()
+    g = generators.road_like(200, 500, seed=1)
+    first, _ = worker_graph.on_device(g, "token", on_gpu=False)
+    built = worker_graph.builds()
+    again = dataclasses.replace(g)
+    again.__dict__[HIERARCHY_KEY] = "the hierarchy"
+    device, _ = worker_graph.on_device(again, "token", on_gpu=False)
+    assert device is first and device.__dict__[HIERARCHY_KEY] == "the hierarchy"
+    assert worker_graph.builds() == built
+    worker_graph.clear()

@@ -2,7 +2,8 @@
 
 Tasks get the shared host Graph and its token; :func:`on_device` returns this process's
 copy on its device (CSR arrays as cupy on a GPU worker), made on the first task and reused by
-every later one. One graph is kept: a new token frees the previous one.
+every later one, which also gets PHAST's hierarchy when the client sends the graph again with
+it. One graph is kept: a new token frees the previous one.
 """
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ _BUILT = {"count": 0}
 
 def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
     """(graph on this worker's device, SciPy CSR for CPU block solvers or None)."""
+    from ..sssp_hierarchy.layout import HIERARCHY_KEY
     hit = _CACHE.get("entry")
     if hit is not None and hit[0] == token:
+        if HIERARCHY_KEY in graph.__dict__:  # contracted on the client since this copy was made
+            hit[1].__dict__.setdefault(HIERARCHY_KEY, graph.__dict__[HIERARCHY_KEY])
         return hit[1], hit[2]
     _CACHE.clear()
     if on_gpu:
@@ -25,7 +29,6 @@ def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
                        cp.asarray(graph.weights), name=graph.name, meta=dict(graph.meta))
         # the exactness checks of every Solver need the bound; it was computed on the host
         device.__dict__["distance_bound"] = graph.distance_bound
-        from ..sssp_hierarchy.layout import HIERARCHY_KEY
         if HIERARCHY_KEY in graph.__dict__:  # PHAST's, contracted once on the client
             device.__dict__[HIERARCHY_KEY] = graph.__dict__[HIERARCHY_KEY]
         matrix = None
