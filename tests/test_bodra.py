@@ -267,6 +267,43 @@ def test_table1_saves_after_every_graph_and_a_resumed_run_keeps_the_graphs_it_fi
     assert "table1" in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])
 
 
+def test_table3_saves_after_every_run_and_a_resumed_run_keeps_the_runs_it_finished(tmp_path, monkeypatch):
+    ran = []
+    monkeypatch.setattr(exp, "p2p_graph", lambda name, cfg: Graph.from_edges(3, [0], [1], [1], name=name))
+    monkeypatch.setattr(exp, "fw_runs", lambda method, g, cfg: ran.append((g.name, method)) or [
+        dataclasses.replace(_record(10, 1.0), graph=g.name, method=method, experiment="table3",
+                            timestamp="2026-11-26T00:00:00+00:00")])
+    cfg = {**exp.config("smoke"), "fw_graphs": ("gnutella04", "gnutella25"), "fw_serial_graphs": ("gnutella04",)}
+    order = [("gnutella04", m) for m in exp.FW_METHODS + ("fw_serial",)] + [("gnutella25", m) for m in exp.FW_METHODS]
+    first, memory = exp.table3(cfg, out_dir=tmp_path)
+    assert ran == order and len(memory) == 2 * len(exp.FW_METHODS)
+    saved = pd.read_csv(tmp_path / "records_table3.csv")
+    assert list(zip(saved["graph"], saved["method"])) == order
+    keep = 1 + len(exp.FW_METHODS) + 2  # killed during gnutella25's second variant
+    (tmp_path / "records_table3.csv").write_text(
+        "\n".join((tmp_path / "records_table3.csv").read_text().splitlines()[:keep]) + "\n")
+    (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc1234", "experiments": ["table3"]}))
+    ran.clear()
+    again, memory = exp.table3(cfg, out_dir=tmp_path)
+    assert ran == order[keep - 1:]
+    assert [(r.graph, r.method) for r in again] == order and len(memory) == 2 * len(exp.FW_METHODS)
+    assert "table3" in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])
+
+
+def test_serial_fw_prefix_is_final_below_k_and_scaled_with_its_reason():
+    from apsp_kernels.floyd_warshall.cpu import FloydWarshallSerial
+    g = Graph.from_edges(4, [0, 1, 2], [1, 2, 3], [1, 1, 1], name="path4")
+    full = FloydWarshallSerial(g).solve_once("full").rows([0])
+    part = FloydWarshallSerial(g, max_k=2).solve_once("prefix").rows([0])
+    assert full[0, 3] == 3 and part[0, 2] == 2 and part[0, 3] > 3  # the path through 2 needs k = 2
+    with pytest.raises(InputError, match="max_k must be >= 0, got -1"):
+        FloydWarshallSerial(g, max_k=-1)
+    cfg = exp.config("paper")
+    rec = exp.fw_runs("fw_serial", Graph.from_edges(600, [0], [1], [1], name="g600"), cfg)[0]
+    assert rec.extrapolated and "first 512 of 600 values of k" in rec.extrapolation
+    assert "device call" in rec.extrapolation and rec.verified
+
+
 # ------------------------------------------------------------------------------ published data
 def test_published_tables_transcribe_the_paper():
     t1 = report.published("bodra", "table1")
@@ -292,10 +329,12 @@ def test_config_is_complete_for_every_profile(profile):
     cfg = exp.config(profile)
     assert cfg["profile"] == profile
     assert set(cfg["road_graphs"]) | set(cfg["road_skipped"]) == set(exp.ROAD_GRAPHS)
-    assert set(cfg["fw_prefix_k"]) == set(exp.FW_METHODS)
+    assert set(exp.FW_METHODS) <= set(cfg["fw_prefix_k"]) <= set(exp.FW_METHODS) | {"fw_serial"}
+    assert set(cfg["fw_prefix_why"]) <= {k for k, v in cfg["fw_prefix_k"].items() if v is not None}
     assert set(cfg["fw_graphs"]) <= set(exp.GNUTELLA)
-    if profile == "paper":
-        assert all(v is None for v in cfg["fw_prefix_k"].values())
+    if profile == "paper":  # every GPU variant in full; the serial one from a prefix, saying why
+        assert all(cfg["fw_prefix_k"][name] is None for name in exp.FW_METHODS)
+        assert cfg["fw_prefix_k"]["fw_serial"] and "device call" in cfg["fw_prefix_why"]["fw_serial"]
         assert cfg["bf_gpu_prefix_min"] is None and cfg["road_graphs"] == exp.ROAD_GRAPHS
     if profile == "default":
         assert cfg["bench_sizes"] == (4096, 8192) and cfg["fw_graphs"] == exp.GNUTELLA

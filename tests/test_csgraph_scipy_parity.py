@@ -10,6 +10,7 @@ from scipy.sparse import csgraph as scipy_csgraph
 import apsp_kernels.csgraph as ak
 from apsp_kernels.csgraph import api
 from apsp_kernels.errors import InputError
+from apsp_kernels.graph import Graph
 
 RNG = np.random.default_rng(11)
 W = np.where(RNG.random((9, 9)) < 0.35, RNG.integers(1, 30, (9, 9)), 0)
@@ -181,19 +182,24 @@ def test_dense_weights_within_1e_8_of_zero_are_no_edge_as_in_scipy(w, dtype):
     np.testing.assert_array_equal(ak.shortest_path(a, method="BF"), want)
 
 
-@pytest.mark.parametrize("form", ["csr", "dense", "list"])
+@pytest.mark.parametrize("w", [-1.0, -1e-9])  # dense -1e-9 is no edge, so SciPy does not warn there
+@pytest.mark.parametrize("form", ["csr", "dense", "list", "graph"])
 @pytest.mark.parametrize("call", ["dijkstra", "shortest_path_D"])
-def test_unweighted_dijkstra_warns_of_a_negative_weight_as_scipy(form, call):
-    a = sp.csr_matrix(np.array([[0, -1, 0], [0, 0, 2], [0, 0, 0]], float))
-    x = {"csr": a, "dense": a.toarray(), "list": a.toarray().tolist()}[form]
+def test_unweighted_dijkstra_warns_of_a_negative_weight_as_scipy(form, call, w):
+    a = sp.csr_matrix(np.array([[0, w, 0], [0, 0, 2], [0, 0, 0]], float))
+    x = {"csr": a, "dense": a.toarray(), "list": a.toarray().tolist(), "graph": a}[form]
+    theirs = 1 if form in ("csr", "graph") or w == -1.0 else 0
 
     def run(module):
         f = module.dijkstra if call == "dijkstra" else \
             (lambda g, **kw: module.shortest_path(g, method="D", **kw))
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
-            got = f(x, indices=0, unweighted=True)
-        return got, sum("negative weights" in str(w.message) for w in seen)
+            c = a.tocoo()
+            given = Graph.from_edges(3, c.row, c.col, c.data, dtype=np.float64) if module is ak and \
+                form == "graph" else x
+            got = f(given, indices=0, unweighted=True)
+        return got, sum("negative weights" in str(m.message) for m in seen)
     (want, warned), (got, ours_warned) = run(scipy_csgraph), run(ak)
-    assert warned == 1 and ours_warned == 1
+    assert warned == theirs and ours_warned == theirs
     np.testing.assert_array_equal(got, want)

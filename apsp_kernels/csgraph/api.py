@@ -35,12 +35,11 @@ from scipy.sparse import csgraph as scipy_csgraph
 
 from .. import gpu
 from ..errors import GPUMemoryError, InputError, NegativeCycleError
-from ..graph import Graph
 from ..host import host_available_bytes
 from ..solver import to_host
 from . import auto
 from .families import FAMILIES, HOST, family
-from .inputs import Prepared, prepare
+from .inputs import NEGATIVE_AS_GIVEN, Prepared, prepare
 from .reweighting import johnson_rows
 from .paths import NO_PREDECESSOR
 from .runner import run_family
@@ -84,7 +83,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     prep = prepare(csgraph, directed, unweighted, dtype)
     sources, shape = _sources(indices, prep.graph.n)
     if asked == "D":
-        asked = _dijkstra_on_negative_weights(prep, asked, csgraph, unweighted)
+        asked = _dijkstra_on_negative_weights(prep, asked, unweighted)
     dist, pred = _solve(prep, asked, sources, return_predecessors, explain, method)
     if overwrite and asked == "FW":
         dist = _overwrite(csgraph, dist)
@@ -102,7 +101,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     sources, shape = _sources(indices, prep.graph.n)
     if min_only and not len(sources):
         raise InputError("min_only needs at least one source in indices, got none")
-    asked = _dijkstra_on_negative_weights(prep, asked, csgraph, unweighted)
+    asked = _dijkstra_on_negative_weights(prep, asked, unweighted)
     dist, pred = _solve(prep, asked, sources, return_predecessors or min_only, explain, method)
     if limit != np.inf:
         beyond = dist > limit
@@ -172,12 +171,12 @@ def _sources(indices, n: int) -> tuple[np.ndarray, tuple]:
     return np.where(flat < 0, flat + n, flat).astype(np.int32), idx.shape + (n,)
 
 
-def _dijkstra_on_negative_weights(prep: Prepared, asked: str, given=None, unweighted: bool = False) -> str:
+def _dijkstra_on_negative_weights(prep: Prepared, asked: str, unweighted: bool = False) -> str:
     """SciPy's warning for Dijkstra with a negative weight; Johnson runs instead of ``"D"``.
-    ``unweighted``: the weights do not count, but SciPy warns for a negative one in ``given``
-    all the same, and so does this."""
+    ``unweighted``: the weights do not count, but SciPy warns for a negative edge as given (a dense
+    entry within 1e-8 of 0 is no edge) all the same, and so does this."""
     if unweighted:
-        if _has_negative_entry(given):
+        if prep.graph.meta.get(NEGATIVE_AS_GIVEN):
             warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=3)
         return asked
     if not prep.graph.has_negative_weights:
@@ -186,17 +185,6 @@ def _dijkstra_on_negative_weights(prep: Prepared, asked: str, given=None, unweig
                   "distances, and a negative cycle that a source reaches raises NegativeCycleError.",
                   UserWarning, stacklevel=3)
     return "J" if asked == "D" else asked
-
-
-def _has_negative_entry(given) -> bool:
-    """Whether a matrix (SciPy or CuPy, sparse or dense) or Graph as given holds a negative weight."""
-    if isinstance(given, Graph):
-        return given.has_negative_weights
-    data = given.data if hasattr(given, "nnz") else given
-    try:
-        return bool(((data if hasattr(data, "dtype") else np.asarray(data)) < 0).any())
-    except TypeError:
-        return False
 
 
 def _say_once(key: str, text: str, category=HostWarning) -> None:

@@ -47,6 +47,9 @@ DTYPES = (None, np.dtype(np.float32), np.dtype(np.float64))  # what ``dtype=`` t
 # SciPy reads a dense float entry within 1e-8 of the null value 0 as no edge (the absolute
 # tolerance of np.ma.masked_values, which its csgraph_from_dense uses)
 DENSE_NULL_ATOL = 1e-8
+# meta key of an unweighted=True graph: whether an edge as given (dense null entries aside) was
+# negative, for SciPy's Dijkstra warning, which looks at the weights that unweighted ignores
+NEGATIVE_AS_GIVEN = "negative_weight_given"
 
 
 class PrecisionWarning(UserWarning):
@@ -114,11 +117,13 @@ def from_arcs(csgraph, directed: bool, unweighted: bool, dtype=None) -> Prepared
     else:
         n, src, dst, w = _dense_arcs(csgraph)
     xp = array_module(w)
+    meta = {}
     if unweighted:
+        meta[NEGATIVE_AS_GIVEN] = bool((w < 0).any())
         w = xp.ones(len(w), dtype=np.int32)
     kind = weight_dtype(xp, w, dtype)
     g = settled(Graph.from_edges(n, src, dst, w, dtype=kind, name="csgraph", undirected=not directed,
-                                 meta={"integer_weights": w.dtype.kind in "biu"}))
+                                 meta={"integer_weights": w.dtype.kind in "biu", **meta}))
     rounded = g.dtype == np.float32 and xp is np and bool((w.astype(np.float32) != w).any())
     return Prepared(g, xp is not np, (src, dst, w) if rounded else None)
 
@@ -151,8 +156,9 @@ def _from_graph(g: Graph, directed: bool, unweighted: bool, dtype=None) -> Graph
         return g
     xp = g.xp
     w = xp.ones(g.m, dtype=np.int32) if unweighted else g.weights
+    meta = {**g.meta, NEGATIVE_AS_GIVEN: g.has_negative_weights} if unweighted else g.meta
     return Graph.from_edges(g.n, g.sources_of_arcs, g.indices, w, dtype=dtype or w.dtype, name=g.name,
-                            undirected=not directed, meta=g.meta)
+                            undirected=not directed, meta=meta)
 
 
 def settled(g: Graph) -> Graph:

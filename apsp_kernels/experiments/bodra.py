@@ -92,7 +92,11 @@ def config(profile: str) -> dict:
         fw_prefix_k=pick(profile, smoke=_NO_PREFIX,
                          default={"fw_naive": 256, "fw_super_naive": 512, "fw_super_naive_shared": 256,
                                   "fw_tiled": 2048, "fw_tiled_shared": None},
-                         paper=_NO_PREFIX),
+                         paper={**_NO_PREFIX, "fw_serial": 512}),
+        # why a profile that runs the papers' sizes still times a prefix
+        fw_prefix_why=pick(profile, smoke={}, default={},
+                           paper={"fw_serial": "the whole run, n^3 steps on one core, would not fit a "
+                                               "10-min device call; every k costs the same n^2 steps"}),
         fw_extrapolation_check=pick(profile, smoke=None, default=("fw_tiled", "gnutella04"), paper=None),
         fw_serial_graphs=pick(profile, smoke=("gnutella04", "gnutella25"), default=(),
                               paper=("gnutella04",)),
@@ -283,18 +287,30 @@ def table2(cfg: dict) -> list[Record]:
 
 
 # ------------------------------------------------------------------------------ Table 3
-def table3(cfg: dict) -> tuple[list[Record], pd.DataFrame]:
+def table3(cfg: dict, out_dir=None) -> tuple[list[Record], pd.DataFrame]:
     """The five FW variants (and the serial CPU one where configured) on the Gnutella graphs;
-    also the device bytes each variant needs (checked before allocating)."""
+    also the device bytes each variant needs (checked before allocating).
+
+    ``out_dir``: ``records_table3.csv`` is saved there after every variant on every graph (one
+    run of fw_naive on gnutella30 takes 7.5 min on an H100), so that ``reproduce --resume`` takes
+    the runs a killed run finished from its records instead of measuring them again."""
+    finished: dict[tuple[str, str], list[Record]] = {}
+    for r in report.reusable(out_dir, "table3", partial=True) or []:
+        finished.setdefault((r.graph, r.method), []).append(r)
     records, memory = [], []
     for gname in report.progress(cfg["fw_graphs"], desc="Table 3 graphs"):
         g = p2p_graph(gname, cfg)
-        for name in FW_METHODS:
-            memory.append(memory_row(name, g))
+        serial = ("fw_serial",) if gname in cfg["fw_serial_graphs"] else ()
+        for name in FW_METHODS + serial:
+            if name in FW_METHODS:
+                memory.append(memory_row(name, g))
+            if (g.name, name) in finished:
+                records += finished[g.name, name]
+                continue
             records += fw_runs(name, g, cfg)
             gpu.free_pool()
-        if gname in cfg["fw_serial_graphs"]:
-            records.append(_run("fw_serial", g, cfg, "table3"))
+            if out_dir is not None:
+                report.save_records(records, out_dir, "table3")
     return records, pd.DataFrame(memory)
 
 
@@ -320,8 +336,10 @@ def fw_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
         return [_run(name, g, cfg, "table3", repeats=reps, warmup=warm)]
     full, part = fw_units(name, g.n, g.n), fw_units(name, g.n, k)
     unit = "rounds of 32 k" if name in TILED else "values of k"
+    why = cfg["fw_prefix_why"].get(name)
     rec = _run(name, g, cfg, "table3", params={"max_k": k}, verify=False, scale=full / part,
-               extrapolation=f"first {part} of {full} {unit} timed, scaled by {full}/{part}")
+               extrapolation=f"first {part} of {full} {unit} timed, scaled by {full}/{part}"
+                             + (f" ({why})" if why else ""))
     if not rec.skipped:
         rec.verified, rec.max_error, rec.verify_scope = verify_fw_prefix(name, g, k, cfg)
     out = [rec]

@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import gpu
-from ..errors import InputError
 from ..inf import KERNEL_SUFFIX, inf_for
 from ..solver import DenseInPlaceSolver
+from .prefix import k_steps
 
 _CU = gpu.cu_path(__file__, "per_k.cu")
 _SUFFIX = KERNEL_SUFFIX
@@ -37,9 +37,7 @@ class FloydWarshallPerK(DenseInPlaceSolver):
         super().__init__(graph, sources)
         self.block = tuple(int(b) for b in block)
         self.parents = bool(parents)
-        if max_k is not None and int(max_k) < 0:
-            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
-        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
+        self.k_steps = k_steps(graph.n, max_k, type(self).__name__)
         self.stats = {"launches": self.k_steps, "k_steps": self.k_steps,
                       "truncated": self.k_steps < graph.n}
 

@@ -40,6 +40,7 @@ from ..errors import InputError
 from ..inf import KERNEL_SUFFIX
 from ..solver import Solution, Solver
 from .per_k import FloydWarshallPerK
+from .prefix import k_steps
 
 _CU = gpu.cu_path(__file__, "variants.cu")
 _HOST_MATRICES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -85,12 +86,10 @@ class DenseFW(Solver):
             graph.require_int32(type(self).__name__)
         self.dtype = np.dtype(graph.dtype)
         self.suffix = KERNEL_SUFFIX[self.dtype]
-        if max_k is not None and int(max_k) < 0:
-            raise InputError(f"{type(self).__name__}: max_k must be >= 0")
         self.parents = bool(parents)
         self.host_io = bool(host_io)
         self.size = -(-graph.n // self.pad) * self.pad
-        self.k_steps = graph.n if max_k is None else min(graph.n, int(max_k))
+        self.k_steps = k_steps(graph.n, max_k, type(self).__name__)
         self.stats = {"k_steps": self.k_steps, "matrix_side": self.size, "parents": self.parents,
                       "host_io": self.host_io, "truncated": self.k_steps < graph.n}
 

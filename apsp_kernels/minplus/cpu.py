@@ -37,7 +37,7 @@ def run_plan(d, steps):
     for s in range(steps.shape[0]):
         op, xr, xc, yr, yc, zr, zc, m, p, q = steps[s]
         if op == 0:
-            fw_serial_inplace(d[xr:xr + m, xr:xr + m])  # base case: FW on the diagonal block
+            fw_serial_inplace(d[xr:xr + m, xr:xr + m], m)  # base case: FW on the diagonal block
         else:
             _product(d, xr, xc, yr, yc, zr, zc, m, p, q)
     return d
