@@ -58,9 +58,14 @@ def exclusive():
 @contextlib.contextmanager
 def shared_by_notebooks(lock_dir):
     """While the block runs, processes started from this one (Dask workers, their notebook
-    kernels) share a lock file in ``lock_dir``; the variable and the file go afterwards."""
-    path = os.path.join(os.fspath(lock_dir), f"host_cpu_{os.getpid()}.lock")
+    kernels) share a lock file in ``lock_dir``; the variable and the file go afterwards. A lock
+    already named in ``APSP_HOST_CPU_LOCK`` is kept: runs started side by side (say, two
+    ``make reproduce`` on different GPUs of one host) then take turns with each other too."""
     before = os.environ.get(ENV)
+    if before:
+        yield before
+        return
+    path = os.path.join(os.fspath(lock_dir), f"host_cpu_{os.getpid()}.lock")
     os.environ[ENV] = path
     try:
         yield path

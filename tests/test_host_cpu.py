@@ -63,6 +63,14 @@ def test_the_runner_shares_one_lock_file_and_clears_it(tmp_path, monkeypatch):
     assert host_cpu.ENV not in os.environ and not os.path.exists(path)
 
 
+def test_a_lock_named_by_the_caller_is_kept_for_runs_side_by_side(tmp_path, monkeypatch):
+    outer = str(tmp_path / "outer.lock")
+    monkeypatch.setenv(host_cpu.ENV, outer)
+    with host_cpu.shared_by_notebooks(tmp_path / "run") as path:
+        assert path == outer and os.environ[host_cpu.ENV] == outer
+    assert os.environ[host_cpu.ENV] == outer
+
+
 def wait_until_held(lock, timeout=30):
     """Until another process holds ``lock`` (a non-blocking try fails)."""
     deadline = time.time() + timeout

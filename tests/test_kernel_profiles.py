@@ -22,10 +22,19 @@ def test_parse_takes_the_first_kernel_and_converts_units():
     assert row["registers_per_thread"] == 128 and "dram_throughput_pct" not in row
 
 
+def test_percent_columns_take_the_percent_row_and_hit_rates_are_read():
+    text = (HEADER + line("Memory Throughput", "Gbyte/second", "2500") + line("Memory Throughput", "%", "81.5")
+            + line("L2 Hit Rate", "%", "42.0") + line("L1/TEX Hit Rate", "%", "3.5"))
+    row = kp.parse_ncu_csv(text)
+    assert row["memory_throughput_pct"] == 81.5 and row["l2_hit_rate_pct"] == 42.0
+    assert row["l1_hit_rate_pct"] == 3.5
+
+
 def test_without_ncu_every_target_says_why(monkeypatch):
     monkeypatch.setattr(kp, "ncu_path", lambda: None)
     table = kp.collect()
-    assert list(table["target"]) == list(kp.TARGETS)
+    assert list(table["target"]) == [t for t in kp.TARGETS if t not in kp.SLOW_TARGETS]
+    assert "phast_down_ny" in set(table["target"]) and "phast_down_4m" not in set(table["target"])
     assert table["skipped"].str.contains("not on this host's PATH").all()
     fig = kp.figure(pd.DataFrame({"target": ["a"], "skipped": [""], "sm_throughput_pct": [90.0],
                                   "memory_throughput_pct": [30.0]}))

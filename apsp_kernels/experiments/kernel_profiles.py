@@ -6,6 +6,7 @@ occupancy sections come back as one row per target: how close the kernel runs to
 throughput and to the memory system's, which says what limits it.
 
     python -m apsp_kernels.experiments.kernel_profiles TARGET   # runs TARGET's kernel (ncu's child)
+    python -m apsp_kernels.experiments.kernel_profiles --profile TARGET... > table.csv   # under ncu
 """
 from __future__ import annotations
 
@@ -25,7 +26,12 @@ TARGETS = {
     "product_f32": ("fast (min,+) product t128, float32, n = 8192", "regex:minplus_fast_t128_f32"),
     "worklist_ny": ("fast:sssp_worklist, NY from vertex 0 (persistent worklist kernel)", "regex:wl_sssp_i32"),
     "multi_source_ny": ("fast:multi_source, NY, 1024 sources (one pull sweep)", "regex:ms_sweep_i32"),
+    "phast_down_ny": ("batched PHAST downward sweep, NY, K = 64, 8192 sources", "regex:phb_down_i32_k64"),
+    "phast_down_4m": ("batched PHAST downward sweep, 4M road-like stand-in, K = 32, 1024 sources",
+                      "regex:phb_down_i32_k32"),
 }
+# targets that build their graph for minutes first (contraction on the host): run only when named
+SLOW_TARGETS = ("phast_down_4m",)
 METRICS = {  # ncu metric name -> column
     "Duration": "duration_us",
     "Compute (SM) Throughput": "sm_throughput_pct",
@@ -34,6 +40,8 @@ METRICS = {  # ncu metric name -> column
     "L2 Cache Throughput": "l2_throughput_pct",
     "Achieved Occupancy": "achieved_occupancy_pct",
     "Registers Per Thread": "registers_per_thread",
+    "L1/TEX Hit Rate": "l1_hit_rate_pct",
+    "L2 Hit Rate": "l2_hit_rate_pct",
 }
 
 
@@ -45,7 +53,7 @@ def ncu_command(target: str) -> list[str]:
     _, kernel = TARGETS[target]
     return [ncu_path() or "ncu", "--clock-control", "none", "--target-processes", "all",
             "--kernel-name", kernel, "--launch-count", "1", "--section", "SpeedOfLight",
-            "--section", "Occupancy", "--section", "LaunchStats", "--csv",
+            "--section", "Occupancy", "--section", "LaunchStats", "--section", "MemoryWorkloadAnalysis", "--csv",
             sys.executable, "-m", "apsp_kernels.experiments.kernel_profiles", target]
 
 
@@ -58,6 +66,8 @@ def parse_ncu_csv(text: str) -> dict:
     row = {"kernel": str(table["Kernel Name"].iloc[0])}
     for metric, column in METRICS.items():
         hit = table[table["Metric Name"] == metric]
+        if column.endswith("_pct"):  # "Memory Throughput" is also a rate (bytes/s) in the memory section
+            hit = hit[hit["Metric Unit"] == "%"]
         if hit.empty:
             continue
         value, unit = float(str(hit["Metric Value"].iloc[0]).replace(",", "")), hit["Metric Unit"].iloc[0]
@@ -67,7 +77,7 @@ def parse_ncu_csv(text: str) -> dict:
     return row
 
 
-def collect(targets=tuple(TARGETS), timeout_s: float = 120.0) -> pd.DataFrame:
+def collect(targets=tuple(t for t in TARGETS if t not in SLOW_TARGETS), timeout_s: float = 120.0) -> pd.DataFrame:
     """Profile each target under ncu; a target that cannot be profiled gets a row saying why."""
     rows = []
     for target in targets:
@@ -120,9 +130,19 @@ def _run_target(target: str) -> None:
     elif target == "multi_source_ny":
         from ..multi_source.pull import multi_source_distances
         multi_source_distances(datasets.load_or_stand_in("NY"), np.arange(1024))
+    elif target in ("phast_down_ny", "phast_down_4m"):
+        from . import phast_batched
+        g = (datasets.load_or_stand_in("NY") if target == "phast_down_ny"
+             else phast_batched.road_stand_in(1 << 22))
+        k, columns = (64, 8192) if target == "phast_down_ny" else (32, 1024)
+        phast_batched.per_tree(g, ks=(k,), columns=(columns,), copy_bps=1.0, repeats=1)
     else:
         raise SystemExit(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
 
 
 if __name__ == "__main__":
-    _run_target(sys.argv[1])
+    if sys.argv[1] == "--profile":
+        collect(sys.argv[2:] or tuple(TARGETS), timeout_s=float(os.environ.get("APSP_NCU_TIMEOUT_S", 400))
+                ).to_csv(sys.stdout, index=False)
+    else:
+        _run_target(sys.argv[1])
