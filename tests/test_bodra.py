@@ -246,9 +246,10 @@ def test_a_full_run_projected_beyond_the_budget_is_estimated_from_prefixes_and_s
     assert runs == [("table1_early_exit", None), ("table1", None)]
 
 
-def test_table1_saves_after_every_graph_and_a_resumed_run_keeps_the_graphs_it_finished(tmp_path, monkeypatch):
-    ran = []
-    monkeypatch.setattr(exp, "road_graph", lambda name, cfg: Graph.from_edges(3, [0], [1], [1], name=name))
+def test_table1_saves_after_every_run_and_a_resumed_run_keeps_the_runs_it_finished(tmp_path, monkeypatch):
+    ran, loaded = [], []
+    monkeypatch.setattr(exp, "road_graph", lambda name, cfg: loaded.append(name) or
+                        Graph.from_edges(3, [0], [1], [1], name=name))
     monkeypatch.setattr(exp, "bf_runs", lambda method, g, cfg: ran.append((g.name, method)) or [
         dataclasses.replace(_record(10, 1.0), graph=g.name, method=method, experiment="table1",
                             timestamp="2026-11-26T00:00:00+00:00")])
@@ -257,13 +258,15 @@ def test_table1_saves_after_every_graph_and_a_resumed_run_keeps_the_graphs_it_fi
     assert len(first) == 2 * len(exp.BF_METHODS)
     saved = pd.read_csv(tmp_path / "records_table1.csv")
     assert list(saved["graph"]) == ["NY"] * len(exp.BF_METHODS) + ["BAY"] * len(exp.BF_METHODS)
+    keep = len(exp.BF_METHODS) + 1  # killed during BAY's second variant
     (tmp_path / "records_table1.csv").write_text(
-        "\n".join((tmp_path / "records_table1.csv").read_text().splitlines()[:1 + len(exp.BF_METHODS)]) + "\n")
+        "\n".join((tmp_path / "records_table1.csv").read_text().splitlines()[:1 + keep]) + "\n")
     (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc1234", "experiments": ["table1"]}))
-    ran.clear()
-    again = exp.table1(cfg, out_dir=tmp_path)  # killed after NY: NY from its records, BAY measured
-    assert [g for g, _ in ran] == ["BAY"] * len(exp.BF_METHODS)
+    ran.clear(), loaded.clear()
+    again = exp.table1(cfg, out_dir=tmp_path)  # NY and BAY's first variant from the records
+    assert ran == [("BAY", m) for m in exp.BF_METHODS[1:]] and loaded == ["BAY"]
     assert [r.graph for r in again] == ["NY"] * len(exp.BF_METHODS) + ["BAY"] * len(exp.BF_METHODS)
+    assert [r.method for r in again] == list(exp.BF_METHODS) * 2
     assert "table1" in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])
 
 

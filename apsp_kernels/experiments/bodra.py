@@ -156,26 +156,27 @@ def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeat
 def table1(cfg: dict, out_dir=None) -> list[Record]:
     """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc).
 
-    ``out_dir``: ``records_table1.csv`` is saved there after every graph, so that a run killed part
-    way is resumed by ``reproduce --resume``: the graphs it finished are taken from its records
+    ``out_dir``: ``records_table1.csv`` is saved there after every variant on every graph (the
+    three on the E stand-in take about 10 min together), so that a run killed part way is resumed
+    by ``reproduce --resume``: the runs it finished are taken from its records
     (:func:`apsp_kernels.report.reusable`) instead of measured again."""
-    finished: dict[str, list[Record]] = {}
+    finished: dict[tuple[str, str], list[Record]] = {}
     for r in report.reusable(out_dir, "table1", partial=True) or []:
-        finished.setdefault(r.graph, []).append(r)
+        finished.setdefault((r.graph, r.method), []).append(r)
     records = []
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
-        if name in finished:
-            records += finished[name]
-            continue
-        g = road_graph(name, cfg)
-        for method in BF_METHODS:
+        methods = BF_METHODS + (("bf_serial",) if name in cfg["bf_cpu_graphs"] else ())
+        g = None
+        for method in methods:
+            if (name, method) in finished:
+                records += finished[name, method]
+                continue
+            g = g or road_graph(name, cfg)
             records += bf_runs(method, g, cfg)
-        if name in cfg["bf_cpu_graphs"]:
-            records += bf_runs("bf_serial", g, cfg)
+            if out_dir is not None:
+                report.save_records(records, out_dir, "table1")
         del g
         gpu.free_pool()
-        if out_dir is not None:
-            report.save_records(records, out_dir, "table1")
     return records
 
 

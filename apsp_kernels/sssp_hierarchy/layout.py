@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import host_cpu
 from ..errors import InputError
 from ..graph import Graph
 from .contraction import Hierarchy, contract
@@ -67,10 +68,13 @@ def hierarchy_of(graph: Graph) -> tuple[Hierarchy, float]:
     h = graph.__dict__.get(HIERARCHY_KEY)
     if h is not None:
         return h, 0.0
-    start = time.perf_counter()
-    h = contract(host_graph(graph))
+    host = host_graph(graph)
+    with host_cpu.exclusive():  # a host-clock timing: notebooks beside it wait (none: no-op)
+        start = time.perf_counter()
+        h = contract(host)
+        seconds = time.perf_counter() - start
     graph.__dict__[HIERARCHY_KEY] = h
-    return h, time.perf_counter() - start
+    return h, seconds
 
 
 def out_csr(n: int, indptr: np.ndarray, srcs: np.ndarray) -> tuple:
