@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import gpu, provenance
+from . import code_identity, gpu, provenance
 from .records import Record, from_csv, to_frame, write_atomic, write_csv
 from .verdicts import VERDICT_COLUMNS
 
@@ -71,6 +71,7 @@ def save_records(records, out_dir, experiment: str) -> pd.DataFrame:
     """Write ``records_<experiment>.csv`` and return the frame."""
     df = to_frame(records)
     write_csv(df, output_dir(out_dir) / f"records_{experiment}.csv")
+    code_identity.record(output_dir(out_dir))  # what --resume compares (the code that measured them)
     return df
 
 

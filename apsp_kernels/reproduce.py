@@ -13,9 +13,10 @@ run). A failed run leaves the previous results as they were and becomes
 ``results/<stem>.failed/`` (its partial notebook ``<stem>.failed.ipynb``, run.json with the
 error), which the next successful run removes. A run killed outright leaves only
 ``.running/<stem>/``, cleared when the notebook runs again. ``--resume`` instead keeps the
-experiments such an unfinished run (killed, or failed) measured in full for the same profile
-and commit, and the notebook runs again without measuring them (``report.measure``, which
-lists them in run.json's ``resumed``). A failure does not stop the
+experiments such an unfinished run (killed, or failed) measured in full for the same profile,
+at the same commit or at another whose code that run executed is unchanged
+(:mod:`apsp_kernels.code_identity`), and the notebook runs again without measuring them
+(``report.measure``, which lists them in run.json's ``resumed``). A failure does not stop the
 other notebooks. ``run.json`` gets the profile, device, the GPU that ran it, start time,
 duration, status and error; then the gallery (``results/README.md``) is regenerated. The
 exit status is non-zero when a notebook failed.
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import gallery, gpu, host_cpu, multi_gpu, report
+from . import code_identity, gallery, gpu, host_cpu, multi_gpu, report
 from .profiles import PROFILES
 from .records import git_commit, write_atomic
 from .report import RESUME_FILE
@@ -128,44 +129,57 @@ def staging_dir(results: Path, stem: str) -> Path:
     return results / STAGING / stem
 
 
-def saved_by(records_csv: Path, profile: str, commit: str) -> bool:
-    """Whether a saved experiment's every record came from ``profile`` at ``commit`` (all of it, or
-    the part a sweep that saves as it goes had finished)."""
+def commits_of(records_csv: Path, profile: str) -> set[str]:
+    """The commits that measured a saved experiment (all of it, or the part a sweep that saves as
+    it goes had finished) when its every record is of ``profile``; empty otherwise, or when one
+    of them came from an uncommitted tree (it could not be traced)."""
     try:
         df = pd.read_csv(records_csv, dtype=str, keep_default_na=False)
     except (OSError, ValueError):
-        return False
-    return len(df) > 0 and set(df["profile"]) == {profile} and set(df["git_commit"]) == {commit}
+        return set()
+    commits = set(df["git_commit"]) if len(df) and set(df["profile"]) == {profile} else set()
+    return set() if any(not c or c.endswith("+dirty") for c in commits) else commits
 
 
 def keep_measured(results: Path, stem: str, profile: str) -> dict:
     """For ``--resume``: a fresh staging folder holding the experiments an unfinished run of ``stem``
-    (killed: ``.running/<stem>/``; failed: ``<stem>.failed/``) saved for this profile and commit,
-    and ``resume.json`` naming them. Returns what resume.json says, or {} (nothing to reuse)."""
+    (killed: ``.running/<stem>/``; failed: ``<stem>.failed/``) saved for this profile, at this
+    commit or at another whose code that run executed is unchanged (:mod:`code_identity`), and
+    ``resume.json`` naming them. Returns what resume.json says, or {} (nothing to reuse)."""
     commit = git_commit()
     if not commit or commit.endswith("+dirty"):
         print(f"{stem}: not resumed: the code's commit is {commit or 'unknown'}, so an earlier run's "
               "measurements cannot be shown to come from the same code (commit first)", flush=True)
         return {}
     staging = staging_dir(results, stem)
+    why = f"no unfinished {profile} run at commit {commit}"
     for source in (staging, gallery.failed_dir(results / stem)):
-        kept = [p for p in sorted(source.glob("records_*.csv")) if saved_by(p, profile, commit)]
+        saved = {p: commits_of(p, profile) for p in sorted(source.glob("records_*.csv"))}
+        differs = None if all(c <= {commit} for c in saved.values()) else \
+            code_identity.changed(code_identity.read(source))
+        kept = [p for p, c in saved.items() if c and (c == {commit} or not differs)]
         if kept:
             break
+        if differs:
+            why = (f"the code that the unfinished run in {source.name}/ executed has changed since "
+                   f"({', '.join(differs[:3])}{', ...' if len(differs) > 3 else ''})")
     else:
-        print(f"{stem}: nothing to resume: no unfinished {profile} run at commit {commit}", flush=True)
+        print(f"{stem}: nothing to resume: {why}", flush=True)
         return {}
-    resumed = {"commit": commit, "experiments": [p.stem.removeprefix("records_") for p in kept]}
+    commits = sorted(set().union(*(saved[p] for p in kept)))
+    resumed = {"commit": ", ".join(commits), "experiments": [p.stem.removeprefix("records_") for p in kept]}
     fresh = staging.with_name(f"{stem}.resume")
     shutil.rmtree(fresh, ignore_errors=True)
     fresh.mkdir(parents=True)
-    for p in kept:
+    for p in kept + [p for p in [source / code_identity.FILE] if p.exists()]:
         shutil.copy2(p, fresh / p.name)
     write_atomic(fresh / RESUME_FILE, lambda tmp: Path(tmp).write_text(json.dumps(resumed, indent=2) + "\n"))
     shutil.rmtree(staging, ignore_errors=True)
     os.replace(fresh, staging)
+    other = [c for c in commits if c != commit]
     print(f"{stem}: resuming: the records of {', '.join(resumed['experiments'])} saved by the unfinished run "
-          f"in {source.name}/ are kept for the notebook to reuse", flush=True)
+          f"in {source.name}/ are kept for the notebook to reuse"
+          + (f" (measured at {', '.join(other)}; the code it executed is unchanged)" if other else ""), flush=True)
     return resumed
 
 
@@ -212,6 +226,7 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     annotate_verdicts(staging, stem)
     write_run_json(staging, info, title=heading(notebook) or stem)
     if info["status"] == "ok":
+        (staging / code_identity.FILE).unlink(missing_ok=True)  # only a resume reads it; the records name their commit
         replace_dir(staging, results / stem)
         shutil.rmtree(gallery.failed_dir(results / stem), ignore_errors=True)
     else:
@@ -242,6 +257,7 @@ def run_notebook(notebook: Path, results: Path, profile: str, resume: bool = Fal
     if not (resume and keep_measured(results, stem, profile)):
         shutil.rmtree(staging, ignore_errors=True)  # what a run killed outright left
         staging.mkdir(parents=True)
+    code_identity.record(staging, extra=[notebook], loaded=False)
     info = new_run_info(notebook, profile)
     executed = staging / f"{stem}.ipynb"
     t0 = time.perf_counter()

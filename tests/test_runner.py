@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 
 from apsp_kernels import gpu, host_cpu, multi_gpu, records, report, reproduce
@@ -144,7 +145,7 @@ def test_a_failed_run_leaves_the_earlier_results_whole_and_the_next_success_repl
     assert run(notebooks, results) != 0
     assert {p.name: p.read_bytes() for p in (results / "nb").iterdir()} == earlier
     failed = results / "nb.failed"
-    assert sorted(p.name for p in failed.iterdir()) == ["nb.failed.ipynb", "run.json", "table_x.csv",
+    assert sorted(p.name for p in failed.iterdir()) == ["code.json", "nb.failed.ipynb", "run.json", "table_x.csv",
                                                        "verdicts.csv"]
     assert "late boom" in json.loads((failed / "run.json").read_text())["error"]
     text = (results / "README.md").read_text()
@@ -353,7 +354,7 @@ def test_resume_after_the_runner_was_killed_outright(tmp_path, commit):
     assert list(info["resumed"]["experiments"]) == ["first"]
 
 
-def test_resume_measures_again_what_another_commit_or_a_dirty_tree_measured(tmp_path, commit, capsys):
+def test_resume_measures_again_what_changed_code_or_a_dirty_tree_measured(tmp_path, commit, capsys):
     log, flag = tmp_path / "measured.txt", tmp_path / "fail"
     notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
     commit("abc1234")
@@ -361,12 +362,19 @@ def test_resume_measures_again_what_another_commit_or_a_dirty_tree_measured(tmp_
     assert resume(notebooks, results) != 0
     staging = reproduce.staging_dir(results / "paper", "two")  # as if killed: the run's folder stays
     shutil.copytree(results / "paper" / "two.failed", staging)
+    code = json.loads((staging / "code.json").read_text())["files"]
+    assert "apsp_kernels/report.py" in code and "apsp_kernels/floyd_warshall/variants.cu" in code
+    assert str((notebooks / "two.ipynb").resolve()) in code
 
     commit("def5678")
+    nb = nbformat.read(notebooks / "two.ipynb", as_version=4)  # the notebook changed with the commit
+    nb.cells.append(nbformat.v4.new_markdown_cell("a note"))
+    nbformat.write(nb, notebooks / "two.ipynb")
     flag.unlink()
     assert resume(notebooks, results) == 0
     assert log.read_text().split() == ["first", "first", "second"]
-    assert "nothing to resume: no unfinished paper run at commit def5678" in capsys.readouterr().out
+    assert ("nothing to resume: the code that the unfinished run in two.failed/ executed has changed since ("
+            + str((notebooks / "two.ipynb").resolve())) in capsys.readouterr().out
 
     commit("def5678+dirty")
     flag.touch()
@@ -375,6 +383,44 @@ def test_resume_measures_again_what_another_commit_or_a_dirty_tree_measured(tmp_
     assert resume(notebooks, results) == 0
     assert log.read_text().split() == ["first", "first", "second", "first", "first", "second"]
     assert "not resumed: the code's commit is def5678+dirty" in capsys.readouterr().out
+
+
+def test_resume_keeps_what_another_commit_measured_with_the_same_code(tmp_path, commit, capsys):
+    log, flag = tmp_path / "measured.txt", tmp_path / "fail"
+    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
+    commit("abc1234")
+    flag.touch()
+    assert resume(notebooks, results) != 0
+    first_csv = (results / "paper" / "two.failed" / "records_first.csv").read_bytes()
+
+    commit("def5678")  # results or docs committed since: the code the run executed is the same
+    assert resume(notebooks, results) != 0  # fails again, after reusing 'first'
+    assert log.read_text().split() == ["first"]
+    assert "(measured at abc1234; the code it executed is unchanged)" in capsys.readouterr().out
+    flag.unlink()
+    commit("0a1b2c3")
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "second"]
+    out = results / "paper" / "two"
+    info = json.loads((out / "run.json").read_text())
+    assert info["resumed"]["commit"] == "abc1234"  # the records keep the commit that measured them
+    assert (out / "records_first.csv").read_bytes() == first_csv
+    assert set(pd.read_csv(out / "records_second.csv")["git_commit"]) == {"0a1b2c3"}
+
+
+def test_code_identity_names_what_changed(tmp_path):
+    from apsp_kernels import code_identity
+    (tmp_path / "pkg").mkdir()
+    a, b = tmp_path / "pkg" / "a.py", tmp_path / "pkg" / "b.cu"
+    a.write_text("x = 1\n"), b.write_text("// kernel\n")
+    (tmp_path / "run").mkdir()
+    saved = code_identity.record(tmp_path / "run", extra=[a, b], loaded=False, root=tmp_path)
+    assert list(saved["files"]) == ["pkg/a.py", "pkg/b.cu"]
+    assert code_identity.changed(code_identity.read(tmp_path / "run"), root=tmp_path) == []
+    a.write_text("x = 2\n")
+    b.unlink()
+    assert code_identity.changed(saved, root=tmp_path) == ["pkg/a.py", "pkg/b.cu"]
+    assert code_identity.changed({}, root=tmp_path) == ["(no code.json)"]
 
 
 def test_measure_without_the_runners_resume_always_measures(tmp_path):
