@@ -157,3 +157,13 @@ def test_the_method_map_keeps_the_phast_rows_when_it_rewrites_the_table(tmp_path
     table = auto.write_table([], path)
     assert list(table["method"]) == ["fast:phast_batched"] and list(auto.load_table(path)["method"]) == \
         ["fast:phast_batched"]
+
+
+def test_autos_preprocessing_rate_is_nys_contraction_in_the_committed_results():
+    import pandas as pd
+    from pathlib import Path
+    from apsp_kernels.csgraph import auto
+    rows = pd.read_csv(Path(__file__).resolve().parent.parent / "results/scale/phast/all_sources.csv")
+    ny = rows[rows["graph"] == "NY"].iloc[0]
+    assert auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] == pytest.approx(ny["preprocessing_s"] * 1e3 / ny["m"],
+                                                                          rel=0.05)
