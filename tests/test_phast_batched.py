@@ -167,3 +167,16 @@ def test_autos_preprocessing_rate_is_nys_contraction_in_the_committed_results():
     ny = rows[rows["graph"] == "NY"].iloc[0]
     assert auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] == pytest.approx(ny["preprocessing_s"] * 1e3 / ny["m"],
                                                                           rel=0.05)
+
+
+def test_top_level_shape_counts_the_levels_that_run_in_blocks():
+    g = generators.road_like(3000, 7400, seed=2)
+    lay, _ = PB.sweep_layout(g)
+    every = L.top_level_shape(lay, 10**9)
+    assert every["top_levels"] == lay.levels and every["top_vertices"] == g.n
+    assert every["top_down_arcs"] == len(lay.down[1]) and every["top_down_arcs_share"] == 1.0
+    none = L.top_level_shape(lay, 0)
+    assert none == {"top_levels": 0, "top_vertices": 0, "top_down_arcs": 0, "top_down_arcs_share": 0.0,
+                    "top_widest_in_degree_sum": 0}
+    some = L.top_level_shape(lay, PB.TOP_LEVEL_MAX)
+    assert 0 < some["top_levels"] < lay.levels and 0 < some["top_widest_in_degree_sum"] <= some["top_down_arcs"]

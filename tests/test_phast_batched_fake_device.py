@@ -117,3 +117,12 @@ def test_a_stand_in_run_and_its_sample(fake_device, monkeypatch):
     run = part["sources_run"]  # two whole blocks of 128, one of them maybe the short last one
     assert part["verified"] and run in (232, 256) and f"sample of {run} sources" in part["all_sources"]
     assert part["all_sources_estimate_s"] == pytest.approx(part["all_sources_s"] / run * 1000)
+
+
+def test_per_tree_for_each_top_level_max_is_verified_and_says_how_many_levels_ran_in_blocks(fake_device):
+    g = generators.road_like(800, 1900, seed=3, name="r")
+    rows = bench.per_tree(g, ks=(32,), columns=(64,), copy_bps=1e12, log=lambda s: None,
+                          top_level_maxes=(0, 16, 10**6))
+    assert [r["top_level_max"] for r in rows] == [0, 16, 10**6] and all(r["verified"] for r in rows)
+    levels = [r["top_levels"] for r in rows]
+    assert levels[0] == 0 and levels[0] <= levels[1] <= levels[2] and levels[2] > 0

@@ -63,8 +63,11 @@ def check_rows(g, rows_host: np.ndarray, sources) -> bool:
     return bool(np.allclose(got, want, rtol=1e-5))
 
 
-def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=print) -> list[dict]:
-    """Per-tree time of one launch of ``columns`` sources for each K, against its memory bound."""
+def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=print,
+             top_level_maxes=(PB.TOP_LEVEL_MAX,)) -> list[dict]:
+    """Per-tree time of one launch of ``columns`` sources for each K (and each ``top_level_max``:
+    levels of at most that many vertices run inside one block per group, see phast_batched.cu),
+    against its memory bound."""
     cp = gpu.cupy()
     lay, _ = PB.sweep_layout(g)
     rng = np.random.default_rng(seed)
@@ -72,8 +75,8 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
     for c in columns:
         c = min(c, PB.MAX_COLUMNS)
         sources = rng.integers(0, g.n, size=c)
-        for k in ks:
-            sweeps = PB.BatchedPhast(g, k)
+        for k, top in ((k, top) for k in ks for top in top_level_maxes):
+            sweeps = PB.BatchedPhast(g, k, top_level_max=top)
             if not gpu.fits(sweeps.bytes_needed(c)):
                 log(f"  {g.name} K={k} columns={c}: does not fit, skipped")
                 continue
@@ -89,13 +92,14 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
             bound_us = per / copy_bps * 1e6 if copy_bps else float("nan")
             us = sweep_ms * 1e3 / c
             rows_out.append({"graph": g.name, "stand_in": g.is_stand_in, "n": g.n, "K": k, "columns": c,
+                             "top_level_max": top, "top_levels": lay.levels - sweeps.first_top,
                              "sweep_ms": sweep_ms, "rows_ms": rows_ms, "us_per_tree": us,
                              "us_per_tree_with_rows": (sweep_ms + rows_ms) * 1e3 / c,
                              "bytes_per_tree": per, "bound_us_per_tree": bound_us,
                              "ratio_to_bound": us / bound_us if copy_bps else float("nan"),
                              "launches": launches, "verified": ok, "verified_sources": 4})
             with_rows = rows_out[-1]["us_per_tree_with_rows"]
-            log(f"  {g.name} K={k:3d} columns={c:5d}: {us:.3f} µs/tree sweep ({with_rows:.3f} with rows), "
+            log(f"  {g.name} K={k:3d} columns={c:5d} top_level_max={top}: {us:.3f} µs/tree sweep ({with_rows:.3f} with rows), "
                 f"bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
             del sweeps, out
             gpu.free_pool()
@@ -234,7 +238,7 @@ def road_stand_in(n: int, seed: int = 0):
 
 
 def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=4096,
-                 block=BLOCK, seed=0, log=print) -> dict:
+                 block=BLOCK, seed=0, log=print, top_level_maxes=(PB.TOP_LEVEL_MAX,)) -> dict:
     """One road-like stand-in of ``n`` vertices: generation and contraction seconds (host), the
     time of a single tree (one launch of one source), the per-tree time at the best K, and the
     all-sources reductions: every source when ``n <= full_max_n``, else ``sample_sources``
@@ -244,8 +248,10 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
     g = road_stand_in(n, seed)
     made = time.perf_counter() - t
     h, pre = L.hierarchy_of(g)
+    shape = L.top_level_shape(PB.sweep_layout(g)[0], PB.TOP_LEVEL_MAX)
     log(f"{g.name} (stand-in, n={g.n:,}, m={g.m:,}): generated in {made:.1f} s, contracted in {pre:.1f} s "
-        f"({h.levels} levels, {h.shortcuts:,} shortcuts)")
+        f"({h.levels} levels, {h.shortcuts:,} shortcuts; {shape['top_levels']} top levels hold "
+        f"{shape['top_down_arcs_share']:.0%} of the downward arcs)")
     one = PB.BatchedPhast(g, 32).setup()
     ranks = cp.asarray(L.padded_sources(one.lay.rank, np.array([0]), 32))
     out = cp.empty((1, g.n), dtype=g.dtype)
@@ -254,7 +260,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
     del one
     width = max(min(ks), min(columns, WORKING_BYTES // (g.n * g.dtype.itemsize)) // max(ks) * max(ks))
     trees = per_tree(g, ks=ks, columns=(width,), copy_bps=timing.copy_bandwidth()["bytes_per_s"], repeats=3,
-                     log=log)
+                     log=log, top_level_maxes=top_level_maxes)
     best = min(trees, key=lambda r: r["us_per_tree"]) if trees else {}
     block = max(32, min(block, (gpu.free_bytes() // 2) // (g.n * 48) // 32 * 32))
     if g.n <= full_max_n:
@@ -273,6 +279,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
             "n": g.n, "m": g.m, "generate_s": made, "preprocessing_s": pre, "levels": h.levels,
             "shortcuts": h.shortcuts, "single_tree_ms": single_ms, "single_tree_verified": single_ok,
             "best_K": best.get("K"), "best_columns": best.get("columns"),
+            "best_top_level_max": best.get("top_level_max"), **shape,
             "best_us_per_tree": best.get("us_per_tree"), "best_ratio_to_bound": best.get("ratio_to_bound"),
             "all_sources": label, "all_sources_s": end["wall_s"], "all_sources_estimate_s": estimate_s,
             "sources_run": end["sources"], "sweeps_s": end["sweeps_s"], "reductions_s": end["reductions_s"],
@@ -375,9 +382,13 @@ def _cli(argv=None) -> int:
     parser.add_argument("--preprocessing-budget", type=float, metavar="SECONDS",
                         help="with --stand-ins: skip a size whose generation and contraction are projected "
                              "beyond this (from the smaller sizes run)")
+    parser.add_argument("--top-level-max", nargs="+", type=int, default=[PB.TOP_LEVEL_MAX], metavar="V",
+                        help="with --stand-ins: per-tree times for each of these top_level_max (levels of at "
+                             "most V vertices run inside one block per group of K)")
     args = parser.parse_args(argv)
     if args.stand_ins is not None:
-        frame = stand_ins(tuple(args.stand_ins) or STAND_IN_SIZES, args.preprocessing_budget)
+        frame = stand_ins(tuple(args.stand_ins) or STAND_IN_SIZES, args.preprocessing_budget,
+                          top_level_maxes=tuple(args.top_level_max))
         Path(args.out_dir).mkdir(parents=True, exist_ok=True)
         write_csv(frame, Path(args.out_dir) / "stand_ins.csv")
         return 0 if frame["verified"].dropna().all() else 1

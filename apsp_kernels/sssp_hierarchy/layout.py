@@ -99,6 +99,23 @@ def first_top_level(level_ptr: np.ndarray, top_level_max: int) -> int:
     return int(big[-1]) + 1 if len(big) else 0
 
 
+def top_level_shape(lay: SweepLayout, top_level_max: int) -> dict:
+    """How much of the downward sweep runs in the top levels (inside one block per group, a
+    barrier per level): their count, vertices and downward arcs, and the sum over them of each
+    level's largest in-degree, the arcs a block reads one after another at the least."""
+    ptr = np.asarray(lay.level_ptr, dtype=np.int64)
+    first = first_top_level(ptr, top_level_max)
+    indptr = np.asarray(lay.down[0], dtype=np.int64)
+    arcs = indptr[ptr[1:]] - indptr[ptr[:-1]]
+    degree = np.diff(indptr)
+    top = range(first, lay.levels)
+    widest = sum(int(degree[ptr[lv]:ptr[lv + 1]].max(initial=0)) for lv in top)
+    total = int(arcs.sum())
+    return {"top_levels": len(top), "top_vertices": int(lay.n - ptr[first]),
+            "top_down_arcs": int(arcs[first:].sum()), "top_down_arcs_share": float(arcs[first:].sum() / max(total, 1)),
+            "top_widest_in_degree_sum": widest}
+
+
 def padded_sources(rank: np.ndarray, sources: np.ndarray, k: int) -> np.ndarray:
     """The sources' ranks, padded with -1 to a multiple of ``k`` (one group of k per block)."""
     count = len(sources)
