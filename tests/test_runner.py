@@ -302,12 +302,18 @@ def commit(monkeypatch):
     records.git_commit.cache_clear()
 
 
-def test_resume_reuses_what_a_failed_run_measured_at_the_same_commit(tmp_path, commit, capsys):
-    commit("abc1234")
+def failed_after_first(tmp_path, commit):
+    """A paper run of the two-experiment notebook at commit abc1234 that failed after 'first'."""
     log, flag = tmp_path / "measured.txt", tmp_path / "fail"
     notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
+    commit("abc1234")
     flag.touch()
-    assert resume(notebooks, results) != 0  # nothing to resume yet; fails after measuring 'first'
+    assert resume(notebooks, results) != 0
+    return log, flag, notebooks, results
+
+
+def test_resume_reuses_what_a_failed_run_measured_at_the_same_commit(tmp_path, commit, capsys):
+    log, flag, notebooks, results = failed_after_first(tmp_path, commit)  # nothing to resume yet
     assert log.read_text().split() == ["first"]
     failed = results / "paper" / "two.failed"
     first_csv = (failed / "records_first.csv").read_bytes()
@@ -355,11 +361,7 @@ def test_resume_after_the_runner_was_killed_outright(tmp_path, commit):
 
 
 def test_resume_measures_again_what_changed_code_or_a_dirty_tree_measured(tmp_path, commit, capsys):
-    log, flag = tmp_path / "measured.txt", tmp_path / "fail"
-    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
-    commit("abc1234")
-    flag.touch()
-    assert resume(notebooks, results) != 0
+    log, flag, notebooks, results = failed_after_first(tmp_path, commit)
     staging = reproduce.staging_dir(results / "paper", "two")  # as if killed: the run's folder stays
     shutil.copytree(results / "paper" / "two.failed", staging)
     code = json.loads((staging / "code.json").read_text())["files"]
@@ -386,11 +388,7 @@ def test_resume_measures_again_what_changed_code_or_a_dirty_tree_measured(tmp_pa
 
 
 def test_resume_keeps_what_another_commit_measured_with_the_same_code(tmp_path, commit, capsys):
-    log, flag = tmp_path / "measured.txt", tmp_path / "fail"
-    notebooks, results = two_experiment_notebook(tmp_path / "notebooks", log, flag), tmp_path / "results"
-    commit("abc1234")
-    flag.touch()
-    assert resume(notebooks, results) != 0
+    log, flag, notebooks, results = failed_after_first(tmp_path, commit)
     first_csv = (results / "paper" / "two.failed" / "records_first.csv").read_bytes()
 
     commit("def5678")  # results or docs committed since: the code the run executed is the same
