@@ -258,6 +258,30 @@ def test_road_like():
         gen.road_like(1000, 1000)
 
 
+def test_road_like_with_rivers_crosses_them_at_bridges_and_contracts_as_a_road_network():
+    from apsp_kernels.sssp_hierarchy import contraction
+    n, m = 40000, 100000                                            # a 200 x 200 grid
+    g = gen.road_like(n, m, seed=1, rivers=((16, 8),))
+    assert (g.n, g.m) == (n, m) and strong_components(g) == 1 and g.degrees.max() <= 4
+    assert_simple(g)
+    assert g.name.endswith("-rivers") and "rivers ((16, 8),)" in g.meta["label"]
+    assert g.meta["params"]["rivers"] == [[16, 8]]
+    src, dst = np.asarray(g.sources_of_arcs), np.asarray(g.indices)
+    col_from, col_to = src % 200, dst % 200
+    across = (np.minimum(col_from, col_to) + 1) % 16 == 0            # a road over a river line (a column)
+    across &= np.abs(col_from - col_to) == 1
+    lines = 200 // 16
+    assert 0 < across.sum() // 2 <= lines * (200 // 8 + 2)          # a bridge in 8, and what connects
+    assert across.sum() // 2 < 0.25 * lines * 200                    # a river-free mesh: ~0.6 per row
+    mesh = contraction.contract(gen.road_like(n, m, seed=1))
+    rivers = contraction.contract(g)
+    assert rivers.shortcuts < 0.7 * mesh.shortcuts and rivers.levels < mesh.levels
+    with pytest.raises(InputError, match="river spacing must be >= 2"):
+        gen.road_like(n, m, rivers=((1, 8),))
+    with pytest.raises(InputError, match="off the rivers"):
+        gen.road_like(n, 140000, rivers=((2, 1000),))
+
+
 # ------------------------------------------------------------ describe
 def test_describe():
     d = gen.describe(gen.ring(10, w=2))

@@ -91,9 +91,9 @@ def test_stand_ins_skip_a_size_projected_beyond_the_budget_and_say_why(monkeypat
     frame = bench.stand_ins([1 << 24, 1 << 20, 1 << 22], preprocessing_budget_s=600, log=lines.append)
     assert ran == [1 << 20, 1 << 22]  # 1M: 4 s, 4M: 52 s measured; 16M projected at about 680 s
     skipped = frame.iloc[2]
-    assert skipped["graph"] == "roadlike-16M" and skipped["n"] == 1 << 24 and skipped["m"] == 41943040
+    assert skipped["graph"] == "roadlike-rivers-16M" and skipped["n"] == 1 << 24 and skipped["m"] == 41943040
     assert skipped["all_sources"].startswith("not run: generation and contraction projected at")
     assert "beyond the budget of 600 s" in skipped["all_sources"] and pd.isna(skipped["verified"])
-    assert lines and "roadlike-16M: not run" in lines[0]
+    assert lines and "roadlike-rivers-16M: not run" in lines[0]
     assert frame["verified"].dropna().all()
     assert len(bench.stand_ins([1 << 24, 1 << 20, 1 << 22], log=lines.append)) == 3 and ran[-1] == 1 << 24

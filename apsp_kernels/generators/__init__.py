@@ -11,7 +11,8 @@ Every generator takes a ``seed`` (``np.random.default_rng``), builds through
   ``dense_from_arcs`` (Table I and II).
 * Pandey et al.: ``dense_random``.
 * Liu: ``liu_min_degree`` (Fig. 2 edge counts).
-* Bodra: ``road_like``, a labelled stand-in for the DIMACS road graphs.
+* Bodra: ``road_like``, a labelled stand-in for the DIMACS road graphs (``ROAD_RIVERS``: with
+  rivers, so that it contracts as a road network does; batched PHAST's large stand-ins).
 """
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ from .min_degree import liu_min_degree
 from .regular import (dense_from_arcs, k_regular_arcs, k_regular_arcs_of, k_regular_batch,
                       k_regular_dense_batch, k_regular_digraph)
 from .power_law import RMAT_A, RMAT_B, RMAT_C, RMAT_D, rmat
-from .road import road_like
+from .road import RIVERS as ROAD_RIVERS, road_like
 from .simple import complete, ring
 from .uniform import dense_random, random_digraph
 
 __all__ = ["random_digraph", "rmat", "ring", "complete", "k_regular_digraph", "k_regular_batch",
            "k_regular_arcs", "k_regular_arcs_of", "k_regular_dense_batch", "dense_from_arcs", "dense_random",
-           "liu_min_degree", "road_like", "describe", "RMAT_A", "RMAT_B", "RMAT_C", "RMAT_D"]
+           "liu_min_degree", "road_like", "ROAD_RIVERS", "describe", "RMAT_A", "RMAT_B", "RMAT_C", "RMAT_D"]
 
 
 def describe(graph: Graph) -> dict:
