@@ -115,6 +115,14 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert np.allclose(again.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
 
 
+def test_a_closed_clients_graph_is_let_go(client, monkeypatch):
+    from types import SimpleNamespace
+    closed = SimpleNamespace(status="closed")
+    monkeypatch.setitem(runner._SHARED, "gone-client", (("token-x", False), SimpleNamespace(client=closed)))
+    runner.share_graph(client, road(60), "token-y").result()
+    assert "gone-client" not in runner._SHARED and client.id in runner._SHARED
+
+
 def test_sharing_the_graph_once_raises_no_large_graph_hint(client):
     with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1B"}), warnings.catch_warnings():
         warnings.simplefilter("error")  # the hint is a UserWarning: sent once per run by design

@@ -51,6 +51,8 @@ def share_graph(client, graph: Graph, token: str):
     hierarchy alike) reuses it, and only workers that joined since get a copy."""
     from ..sssp_hierarchy.layout import HIERARCHY_KEY
     what = (token, HIERARCHY_KEY in graph.__dict__)
+    for gone in [cid for cid, (_, f) in _SHARED.items() if getattr(f.client, "status", "") == "closed"]:
+        del _SHARED[gone]  # a closed client's graph: nothing can use it again
     kept = _SHARED.get(client.id)
     if kept is not None and kept[0] == what and kept[1].status == "finished":
         future = kept[1]
