@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numba
 
-from .. import datasets, generators, host_cpu
+from .. import datasets, generators, timing
 from ..records import write_csv
 from ..sssp_hierarchy import contraction
 
@@ -33,12 +32,8 @@ def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
             for t in threads:
                 numba.set_num_threads(t or before)
                 for order, parallel in (("heap", False), ("rounds", True)):
-                    seconds = []
-                    for _ in range(repeats):
-                        with host_cpu.exclusive():
-                            start = time.perf_counter()
-                            h = contraction.contract(g, parallel=parallel)
-                            seconds.append(time.perf_counter() - start)
+                    ms, h = timing.time_host(lambda: contraction.contract(g, parallel=parallel), repeats)
+                    seconds = [t / 1e3 for t in ms]
                     rows.append({"graph": g.name, "order": order, "threads": numba.get_num_threads(),
                                  "best_s": min(seconds), "median_s": statistics.median(seconds),
                                  "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts})
