@@ -32,6 +32,7 @@ peaks measured in the same run.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 
@@ -150,18 +151,20 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
     ``out_dir``: the records are saved there after every graph (:func:`save`), so that a sweep
     killed part way is resumed by ``reproduce --resume``: each run that the unfinished sweep
     finished is taken from its records instead of measured again, and the plans, predictions
-    and stopped series follow from them as they did. The time budget starts again. The
-    default ``clock`` leaves out the time spent waiting for the host's CPU lock (notebooks
-    side by side: :mod:`apsp_kernels.host_cpu`)."""
+    and stopped series follow from them as they did. The time budget goes on from what the
+    unfinished sweep had spent by its last saved run (each run's stats ``sweep_s``: the sweep's
+    seconds when it ended, resumed parts included). The default ``clock`` leaves out the time
+    spent waiting for the host's CPU lock (notebooks side by side: :mod:`apsp_kernels.host_cpu`)."""
     methods = map_methods() if methods is None else list(methods)
     reuse = reusable_runs(out_dir)
+    spent = max((float(r.stat("sweep_s", 0.0) or 0.0) for r in reuse.values()), default=0.0)
     saved = -1  # records saved to out_dir so far (none yet)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
     history: dict[tuple, list[Point]] = {}
     stopped: dict[tuple, str] = {}  # series ended by an error, memory, the cap or dominance
     last_m: dict[tuple, int] = {}    # arcs of each series' latest cell
     out = Sweep()
-    start = clock()
+    start = clock() - spent
     f64_entries = [(m, per_source(m)) for m in float64_methods(methods)]
 
     def run_graph(g: Graph, series: str, runs, extra: dict) -> None:
@@ -190,6 +193,7 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
                 if rec is None:
                     with logged(log if not plan.skip else None, what, cfg["watchdog_s"]):
                         rec = run_planned(method, problem, g, plan, cfg, extra)
+                    rec.stats = json.dumps({**json.loads(rec.stats or "{}"), "sweep_s": round(clock() - start, 1)})
                 out.records.append(rec)
                 last_m[key] = g.m
                 measured = math.isfinite(rec.time_ms_median)
