@@ -450,6 +450,40 @@ def test_a_killed_sweep_is_resumed_from_the_graphs_it_had_finished(monkeypatch, 
     assert any(name.startswith("sssp (") and "part it had finished" in name for name in names)
 
 
+def test_a_resumed_sweep_counts_the_time_the_unfinished_one_had_spent(monkeypatch, tmp_path):
+    from apsp_kernels import report
+    ticks = iter(range(10**6))
+
+    def clock():  # one second a reading
+        return float(next(ticks))
+
+    cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (2,), "topologies": ("random",),
+           "cap_s": 0.1, "max_arcs": 40000, "budget_s": 1e9}
+    first = FakeTimer()
+
+    def killed_at_256(method, graph, **kw):
+        if graph.n == 256:
+            raise Killed()
+        return first(method, graph, **kw)
+
+    monkeypatch.setattr(mm.timing, "run", killed_at_256)
+    with pytest.raises(Killed):
+        mm.sweep(cfg, methods=[DENSE, SSSP], out_dir=tmp_path, clock=clock)
+    saved = [r for p in mm.PROBLEMS for r in report.from_csv(tmp_path / f"records_{p}.csv")]
+    spent = max(r.stat("sweep_s") for r in saved)
+    assert spent > 0 and all(r.stat("sweep_s") is not None for r in saved if not r.skipped)
+    (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc", "experiments": ["sssp", "apsp"]}))
+    again = FakeTimer()
+    monkeypatch.setattr(mm.timing, "run", again)
+    resumed = mm.sweep({**cfg, "budget_s": spent - 0.5}, methods=[DENSE, SSSP], out_dir=tmp_path, clock=clock)
+    assert not again.calls  # the budget was spent before the kill: n = 256 is not run
+    assert any("time budget" in r.skipped and r.n == 256 for r in resumed.records)
+    monkeypatch.setattr(mm.timing, "run", FakeTimer())
+    (tmp_path / report.RESUME_FILE).write_text(json.dumps({"commit": "abc", "experiments": ["sssp", "apsp"]}))
+    rest = mm.sweep({**cfg, "budget_s": spent + 1e6}, methods=[DENSE, SSSP], out_dir=tmp_path, clock=clock)
+    assert any(r.n == 256 and not r.skipped for r in rest.records)  # budget left: n = 256 runs
+
+
 # ------------------------------------------------------------------ the dtype axis (issue 29)
 FW64 = registry.get("fast", "rkleene")  # the FW family's float64 (and int32) method
 

@@ -139,10 +139,11 @@ def save(result: Sweep, out_dir) -> None:
         report.save_records([r for r in result.records if r.experiment == problem], out_dir, problem)
 
 def reusable_runs(out_dir) -> dict:
-    """(method key, problem, graph) -> the record an unfinished sweep of the same profile and commit
-    saved (kept by ``reproduce --resume``; see :func:`apsp_kernels.report.reusable`); {} for none."""
+    """(method key, problem, graph) -> the record of a run that an unfinished sweep of the same
+    profile and code measured (kept by ``reproduce --resume``; see :func:`apsp_kernels.report.reusable`);
+    {} for none. A run it skipped is planned again: the budget left, or the device, may differ now."""
     kept = [r for p in PROBLEMS for r in (report.reusable(out_dir, p, partial=True) or [])]
-    return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept}
+    return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept if not r.skipped}
 
 def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None, out_dir=None) -> Sweep:
     """Every method on every cell of the map (see the module docstring). ``log``: a text file
