@@ -413,6 +413,20 @@ class Killed(BaseException):
     """The runner killing the notebook's kernel (not an error a sweep records and goes past)."""
 
 
+def sweep_killed_at_256(monkeypatch, cfg, out_dir, **kw):
+    """A sweep of DENSE and SSSP saving into ``out_dir``, killed when it reaches n = 256."""
+    first = FakeTimer()
+
+    def killed_at_256(method, graph, **more):
+        if graph.n == 256:
+            raise Killed()
+        return first(method, graph, **more)
+
+    monkeypatch.setattr(mm.timing, "run", killed_at_256)
+    with pytest.raises(Killed):
+        mm.sweep(cfg, methods=[DENSE, SSSP], out_dir=out_dir, **kw)
+
+
 def test_a_killed_sweep_is_resumed_from_the_graphs_it_had_finished(monkeypatch, tmp_path):
     from apsp_kernels import report
     cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (2,),
@@ -421,16 +435,7 @@ def test_a_killed_sweep_is_resumed_from_the_graphs_it_had_finished(monkeypatch, 
     monkeypatch.setattr(mm.timing, "run", FakeTimer())
     whole = mm.sweep(cfg, methods=methods)
 
-    first = FakeTimer()
-
-    def killed_at_256(method, graph, **kw):
-        if graph.n == 256:
-            raise Killed()
-        return first(method, graph, **kw)
-
-    monkeypatch.setattr(mm.timing, "run", killed_at_256)
-    with pytest.raises(Killed):
-        mm.sweep(cfg, methods=methods, out_dir=tmp_path)
+    sweep_killed_at_256(monkeypatch, cfg, tmp_path)
     saved = pd.read_csv(tmp_path / "records_apsp.csv")
     assert set(saved["n"]) == {64, 128}
     # what reproduce --resume leaves for the rerun at the same profile and commit (test_runner)
@@ -459,16 +464,7 @@ def test_a_resumed_sweep_counts_the_time_the_unfinished_one_had_spent(monkeypatc
 
     cfg = {**mm.config("smoke"), "sizes": (64, 128, 256), "densities": (2,), "topologies": ("random",),
            "cap_s": 0.1, "max_arcs": 40000, "budget_s": 1e9}
-    first = FakeTimer()
-
-    def killed_at_256(method, graph, **kw):
-        if graph.n == 256:
-            raise Killed()
-        return first(method, graph, **kw)
-
-    monkeypatch.setattr(mm.timing, "run", killed_at_256)
-    with pytest.raises(Killed):
-        mm.sweep(cfg, methods=[DENSE, SSSP], out_dir=tmp_path, clock=clock)
+    sweep_killed_at_256(monkeypatch, cfg, tmp_path, clock=clock)
     saved = [r for p in mm.PROBLEMS for r in report.from_csv(tmp_path / f"records_{p}.csv")]
     spent = max(r.stat("sweep_s") for r in saved)
     assert spent > 0 and all(r.stat("sweep_s") is not None for r in saved if not r.skipped)
