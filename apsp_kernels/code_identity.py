@@ -12,11 +12,10 @@ commit that measured them.
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from pathlib import Path
 
-from .records import write_atomic
+from .records import read_json, write_json
 
 FILE = "code.json"
 PACKAGE = Path(__file__).resolve().parent
@@ -42,10 +41,7 @@ def loaded_files(package: Path = PACKAGE) -> list[Path]:
 
 def read(out_dir) -> dict:
     """``code.json`` of a run's folder: {"files": {path relative to the checkout: sha256}}, or {}."""
-    try:
-        return json.loads((Path(out_dir) / FILE).read_text())
-    except (OSError, ValueError):
-        return {}
+    return read_json(Path(out_dir) / FILE)
 
 
 def record(out_dir, extra=(), loaded: bool = True, root: Path = ROOT) -> dict:
@@ -56,8 +52,7 @@ def record(out_dir, extra=(), loaded: bool = True, root: Path = ROOT) -> dict:
         path = path.resolve()
         files[(path.relative_to(root) if root in path.parents else path).as_posix()] = digest(path)
     data = {"files": dict(sorted(files.items()))}
-    write_atomic(Path(out_dir) / FILE,
-                 lambda tmp: Path(tmp).write_text(json.dumps(data, indent=1) + "\n"))
+    write_json(Path(out_dir) / FILE, data)
     return data
 
 

@@ -141,6 +141,20 @@ def json_cells(column: pd.Series) -> pd.Series:
     return column.map(lambda s: json.loads(s) if isinstance(s, str) and s else {})
 
 
+def read_json(path) -> dict:
+    """A JSON file's object, or {} when it is missing or unreadable."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def write_json(path: Path, obj) -> Path:
+    """``obj`` as indented JSON, written atomically (:func:`write_atomic`)."""
+    text = json.dumps(obj, indent=2, default=str) + "\n"
+    return write_atomic(path, lambda tmp: Path(tmp).write_text(text))
+
+
 def write_atomic(path: Path, write) -> Path:
     """Write through a temporary file in the same folder and rename: never half-written."""
     path = Path(path)

@@ -6,13 +6,12 @@ Every file goes to ``results/<notebook>/`` in the layout the gallery reads
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from . import code_identity, gpu, provenance
-from .records import Record, from_csv, to_frame, write_atomic, write_csv
+from .records import Record, from_csv, read_json, to_frame, write_atomic, write_csv, write_json
 from .verdicts import VERDICT_COLUMNS
 
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
@@ -192,21 +191,12 @@ def savefig(fig, out_dir, name: str) -> Path:
 
 def write_run_info(out_dir, **info) -> None:
     """Merge keys (e.g. title) into ``run.json``; the runner adds device and timing."""
-    text = json.dumps(read_run(out_dir) | info, indent=2, default=str) + "\n"
-    write_atomic(output_dir(out_dir) / "run.json", lambda tmp: Path(tmp).write_text(text))
+    write_json(output_dir(out_dir) / "run.json", read_run(out_dir) | info)
 
 
 def read_run(folder) -> dict:
     """What ``run.json`` in ``folder`` holds so far, or {}."""
     return read_json(Path(folder) / "run.json")
-
-
-def read_json(path) -> dict:
-    """A JSON file's object, or {} when it is missing or unreadable."""
-    try:
-        return json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return {}
 
 
 def progress(iterable, desc: str = "", total=None):

@@ -46,7 +46,7 @@ import pandas as pd
 
 from . import code_identity, gallery, gpu, host_cpu, multi_gpu, report
 from .profiles import PROFILES
-from .records import git_commit, write_atomic
+from .records import git_commit, write_json
 from .report import RESUME_FILE
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -171,9 +171,11 @@ def keep_measured(results: Path, stem: str, profile: str) -> dict:
     fresh = staging.with_name(f"{stem}.resume")
     shutil.rmtree(fresh, ignore_errors=True)
     fresh.mkdir(parents=True)
-    for p in kept + [p for p in [source / code_identity.FILE] if p.exists()]:
+    for p in kept:
         shutil.copy2(p, fresh / p.name)
-    write_atomic(fresh / RESUME_FILE, lambda tmp: Path(tmp).write_text(json.dumps(resumed, indent=2) + "\n"))
+    if (source / code_identity.FILE).exists():  # what those records' code was, for a later resume
+        shutil.copy2(source / code_identity.FILE, fresh / code_identity.FILE)
+    write_json(fresh / RESUME_FILE, resumed)
     shutil.rmtree(staging, ignore_errors=True)
     os.replace(fresh, staging)
     other = [c for c in commits if c != commit]

@@ -152,6 +152,15 @@ def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeat
                       repeats=repeats, warmup=warmup, profile=cfg["profile"], **kw)
 
 
+def finished_runs(out_dir, experiment: str) -> dict[tuple[str, str], list[Record]]:
+    """(graph, method) -> the records of that run which an unfinished run of the same profile and
+    code saved for ``experiment`` (:func:`apsp_kernels.report.reusable`); {} for none."""
+    finished: dict[tuple[str, str], list[Record]] = {}
+    for r in report.reusable(out_dir, experiment, partial=True) or []:
+        finished.setdefault((r.graph, r.method), []).append(r)
+    return finished
+
+
 # ------------------------------------------------------------------------------ Table 1
 def table1(cfg: dict, out_dir=None) -> list[Record]:
     """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc).
@@ -160,9 +169,7 @@ def table1(cfg: dict, out_dir=None) -> list[Record]:
     three on the E stand-in take about 10 min together), so that a run killed part way is resumed
     by ``reproduce --resume``: the runs it finished are taken from its records
     (:func:`apsp_kernels.report.reusable`) instead of measured again."""
-    finished: dict[tuple[str, str], list[Record]] = {}
-    for r in report.reusable(out_dir, "table1", partial=True) or []:
-        finished.setdefault((r.graph, r.method), []).append(r)
+    finished = finished_runs(out_dir, "table1")
     records = []
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
         methods = BF_METHODS + (("bf_serial",) if name in cfg["bf_cpu_graphs"] else ())
@@ -295,9 +302,7 @@ def table3(cfg: dict, out_dir=None) -> tuple[list[Record], pd.DataFrame]:
     ``out_dir``: ``records_table3.csv`` is saved there after every variant on every graph (one
     run of fw_naive on gnutella30 takes 7.5 min on an H100), so that ``reproduce --resume`` takes
     the runs a killed run finished from its records instead of measuring them again."""
-    finished: dict[tuple[str, str], list[Record]] = {}
-    for r in report.reusable(out_dir, "table3", partial=True) or []:
-        finished.setdefault((r.graph, r.method), []).append(r)
+    finished = finished_runs(out_dir, "table3")
     records, memory = [], []
     for gname in report.progress(cfg["fw_graphs"], desc="Table 3 graphs"):
         g = p2p_graph(gname, cfg)

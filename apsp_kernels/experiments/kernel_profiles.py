@@ -142,7 +142,7 @@ def _run_target(target: str) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "--profile":
-        collect(sys.argv[2:] or tuple(TARGETS), timeout_s=float(os.environ.get("APSP_NCU_TIMEOUT_S", 400))
-                ).to_csv(sys.stdout, index=False)
+        named = {"targets": tuple(sys.argv[2:])} if sys.argv[2:] else {}  # none: collect's default
+        collect(**named, timeout_s=float(os.environ.get("APSP_NCU_TIMEOUT_S", 400))).to_csv(sys.stdout, index=False)
     else:
         _run_target(sys.argv[1])
