@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import code_identity, gpu, provenance
-from .records import Record, from_csv, read_json, to_frame, write_atomic, write_csv, write_json
+from .records import Record, cpu_name, from_csv, read_json, to_frame, write_atomic, write_csv, write_json
 from .verdicts import VERDICT_COLUMNS
 
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
@@ -103,6 +103,11 @@ def reusable(out_dir, experiment: str, partial: bool = False) -> list[Record] | 
     if experiment not in kept.get("experiments", []) or not path.exists():
         return None
     records = from_csv(path)
+    elsewhere = measured_elsewhere(records)
+    if elsewhere:
+        print(f"{experiment}: the unfinished run's records were measured on {', '.join(elsewhere)}, not on "
+              "this machine's, so they are measured again here (one run's records, one device)", flush=True)
+        return None
     measured_at = min(r.timestamp for r in records)[:16].replace("T", " ") + " UTC"
     name = f"{experiment} ({len(records)} records of the part it had finished)" if partial else experiment
     resumed = read_run(out_dir).get("resumed") or {"commit": kept["commit"], "experiments": {}}
@@ -111,6 +116,13 @@ def reusable(out_dir, experiment: str, partial: bool = False) -> list[Record] | 
     print(f"{name}: {len(records)} records measured from {measured_at} by an unfinished run of commit "
           f"{kept['commit']}: reused, not measured again")
     return records
+
+
+def measured_elsewhere(records: list[Record]) -> list[str]:
+    """The devices (GPU, or CPU for CPU-timed rows) of ``records`` that are not this process's."""
+    here = {"gpu": gpu.device_info()["device"], "cpu": cpu_name()}
+    return sorted({r.device for r in records
+                   if r.device != here["cpu" if r.timing_scope == "cpu" else "gpu"]})
 
 
 def resumable(out_dir) -> dict:

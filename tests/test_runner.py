@@ -1,5 +1,6 @@
 """The notebook runner (apsp_kernels.reproduce) on tiny notebooks, with papermill and real kernels:
 in turn, at once on (fake) GPUs through Dask, and the paper profile's own folder."""
+import dataclasses
 import json
 import os
 import shutil
@@ -334,6 +335,21 @@ def test_resume_reuses_what_a_failed_run_measured_at_the_same_commit(tmp_path, c
     assert resume(notebooks, results) == 0  # a finished run leaves nothing to resume
     assert log.read_text().split() == ["first", "second", "first", "second"]
     assert "resumed" not in json.loads((out / "run.json").read_text())
+
+
+def test_resume_measures_again_what_another_machine_measured(tmp_path, commit):
+    log, flag, notebooks, results = failed_after_first(tmp_path, commit)
+    saved = results / "paper" / "two.failed" / "records_first.csv"
+    moved = [dataclasses.replace(r, device="another host's CPU") for r in records.from_csv(saved)]
+    records.to_frame(moved).to_csv(saved, index=False)  # as if the failed sitting ran elsewhere
+
+    flag.unlink()
+    assert resume(notebooks, results) == 0
+    assert log.read_text().split() == ["first", "first", "second"]
+    executed = (results / "paper" / "two" / "two.ipynb").read_text()
+    assert "first: the unfinished run's records were measured on another host's CPU" in executed
+    info = json.loads((results / "paper" / "two" / "run.json").read_text())
+    assert "resumed" not in info or "first" not in info["resumed"]["experiments"]
 
 
 def test_resume_after_the_runner_was_killed_outright(tmp_path, commit):
