@@ -159,6 +159,16 @@ def test_the_method_map_keeps_the_phast_rows_when_it_rewrites_the_table(tmp_path
         ["fast:phast_batched"]
 
 
+def test_autos_preprocessing_rate_is_nys_contraction_in_the_committed_results():
+    import pandas as pd
+    from pathlib import Path
+    from apsp_kernels.csgraph import auto
+    rows = pd.read_csv(Path(__file__).resolve().parent.parent / "results/scale/phast/all_sources.csv")
+    ny = rows[rows["graph"] == "NY"].iloc[0]
+    assert auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] == pytest.approx(ny["preprocessing_s"] * 1e3 / ny["m"],
+                                                                          rel=0.05)
+
+
 def test_top_level_shape_counts_the_levels_that_run_in_blocks():
     g = generators.road_like(3000, 7400, seed=2)
     lay, _ = PB.sweep_layout(g)
