@@ -30,6 +30,7 @@ The ``paper`` profile writes to ``results/paper/<stem>`` so that the default res
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import functools
 import importlib
@@ -52,6 +53,7 @@ from .report import RESUME_FILE
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 KERNEL_NAME = "python3"  # ipykernel's own spec: the interpreter running this module
 STAGING = ".running"
+SIDE_BY_SIDE_ENV = "APSP_NOTEBOOKS_SIDE_BY_SIDE"  # set while the runner runs notebooks on several GPUs at once
 
 
 def find_notebooks(notebooks_dir: Path, names=()) -> list[Path]:
@@ -117,11 +119,16 @@ def new_run_info(notebook: Path, profile: str) -> dict:
 
 
 def side_by_side() -> dict:
-    """run.json's note that other notebooks ran at the same time on this host's other GPUs."""
-    if not os.environ.get(host_cpu.ENV):
-        return {}
-    return {"side_by_side": "beside notebooks on the host's other GPUs; host-clock timings took turns "
-                            "on the CPU cores with theirs, as did the oracle (apsp_kernels.host_cpu)"}
+    """run.json's note that other notebooks ran at the same time on this host's other GPUs (the
+    runner ran them so), or that its host-clock timings took a CPU lock its caller named."""
+    if os.environ.get(SIDE_BY_SIDE_ENV):
+        return {"side_by_side": "beside notebooks on the host's other GPUs; host-clock timings took turns "
+                                "on the CPU cores with theirs, as did the oracle (apsp_kernels.host_cpu)"}
+    if os.environ.get(host_cpu.ENV):
+        return {"side_by_side": f"the only notebook this runner ran at the time; its host-clock timings and "
+                                f"oracle held the host CPU lock named in {host_cpu.ENV}, taking turns with "
+                                f"any run beside it that shares the lock (apsp_kernels.host_cpu)"}
+    return {}
 
 
 def staging_dir(results: Path, stem: str) -> Path:
@@ -337,6 +344,16 @@ def run_sequentially(notebooks: list[Path], run_one, results: Path) -> list[dict
     return runs
 
 
+@contextlib.contextmanager
+def notebooks_side_by_side():
+    """While the block runs, processes started from this one know that notebooks run at once."""
+    os.environ[SIDE_BY_SIDE_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(SIDE_BY_SIDE_ENV, None)
+
+
 def run_on_every_gpu(notebooks: list[Path], run_one, results: Path, profile: str, gpus: list[str],
                      make_client, timed_in=()) -> list[dict]:
     """One notebook per GPU at a time on Dask, longest first (run_all puts the runs back in order)."""
@@ -350,7 +367,7 @@ def run_on_every_gpu(notebooks: list[Path], run_one, results: Path, profile: str
         print(f"{position[nb.stem]}: running on GPU {gpu_id} ...", flush=True)
 
     try:
-        with host_cpu.shared_by_notebooks(tempfile.gettempdir()):
+        with host_cpu.shared_by_notebooks(tempfile.gettempdir()), notebooks_side_by_side():
             runs = multi_gpu.run_on_gpus(
                 order, run_one, gpus, make_client, on_start=on_start,
                 on_done=lambda nb, r: report_done(position[nb.stem], r, results),

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import generators, oracle, profiles, registry, report
+from apsp_kernels import generators, gpu, oracle, profiles, registry, report
 from apsp_kernels.errors import InputError
 from apsp_kernels.experiments import bodra as exp
 from apsp_kernels.graph import Graph
@@ -246,13 +246,16 @@ def test_a_full_run_projected_beyond_the_budget_is_estimated_from_prefixes_and_s
     assert runs == [("table1_early_exit", None), ("table1", None)]
 
 
+HERE = gpu.device_info()["device"]  # a resumed run reuses only records measured on this machine's device
+
+
 def test_table1_saves_after_every_run_and_a_resumed_run_keeps_the_runs_it_finished(tmp_path, monkeypatch):
     ran, loaded = [], []
     monkeypatch.setattr(exp, "road_graph", lambda name, cfg: loaded.append(name) or
                         Graph.from_edges(3, [0], [1], [1], name=name))
     monkeypatch.setattr(exp, "bf_runs", lambda method, g, cfg: ran.append((g.name, method)) or [
         dataclasses.replace(_record(10, 1.0), graph=g.name, method=method, experiment="table1",
-                            timestamp="2026-11-26T00:00:00+00:00")])
+                            timestamp="2026-11-26T00:00:00+00:00", device=HERE)])
     cfg = {**exp.config("smoke"), "road_graphs": ("NY", "BAY"), "bf_cpu_graphs": ()}
     first = exp.table1(cfg, out_dir=tmp_path)
     assert len(first) == 2 * len(exp.BF_METHODS)
@@ -275,7 +278,7 @@ def test_table3_saves_after_every_run_and_a_resumed_run_keeps_the_runs_it_finish
     monkeypatch.setattr(exp, "p2p_graph", lambda name, cfg: Graph.from_edges(3, [0], [1], [1], name=name))
     monkeypatch.setattr(exp, "fw_runs", lambda method, g, cfg: ran.append((g.name, method)) or [
         dataclasses.replace(_record(10, 1.0), graph=g.name, method=method, experiment="table3",
-                            timestamp="2026-11-26T00:00:00+00:00")])
+                            timestamp="2026-11-26T00:00:00+00:00", device=HERE)])
     cfg = {**exp.config("smoke"), "fw_graphs": ("gnutella04", "gnutella25"), "fw_serial_graphs": ("gnutella04",)}
     order = [("gnutella04", m) for m in exp.FW_METHODS + ("fw_serial",)] + [("gnutella25", m) for m in exp.FW_METHODS]
     first, memory = exp.table3(cfg, out_dir=tmp_path)

@@ -224,3 +224,22 @@ def test_the_contraction_timer_reports_both_orders(tmp_path):
         assert (r["levels"], r["shortcuts"]) == (h.levels, h.shortcuts) and 0 < r["best_s"] <= r["median_s"]
     with pytest.raises(SystemExit):
         contraction_time.main(["--threads", str(numba.config.NUMBA_NUM_THREADS + 1)])
+
+
+def test_the_warm_up_compiles_every_path_a_road_networks_contraction_takes():
+    """A timed contraction (results/scale, the contraction-time experiment) comes after
+    contraction_time.warm_up: nothing may be left for numba to compile inside it."""
+    import numba.core.registry
+    from apsp_kernels.experiments import contraction_time
+    from apsp_kernels.sssp_hierarchy import elimination, parallel_lists, rounds
+
+    def compiled():
+        return {(m.__name__, name): len(f.signatures) for m in (elimination, parallel_lists, rounds)
+                for name, f in vars(m).items() if isinstance(f, numba.core.registry.CPUDispatcher)}
+
+    contraction_time.warm_up()
+    before = compiled()
+    assert sum(before.values()) > 0
+    ny_size = 1 << 18
+    contraction.contract(generators.road_like(ny_size, int(2.6 * ny_size), seed=5))
+    assert compiled() == before

@@ -466,3 +466,41 @@ def test_the_cpu_dijkstra_baselines_compute_only_the_sources_asked_for():
     assert cpu_all_pairs.DijkstraAllCores.all_pairs is False
     assert cpu_all_pairs.DijkstraSciPy.all_pairs is False
     assert cpu_all_pairs.DijkstraRustworkx.all_pairs is True
+
+
+def _kill_after(path, keep: int):
+    """The records file as a run killed after its first ``keep`` runs left it, and the runner's
+    note that the experiment may be reused."""
+    import json
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:1 + keep]) + "\n")
+    (path.parent / report.RESUME_FILE).write_text(json.dumps({"commit": "abc1234",
+                                                              "experiments": [path.stem.removeprefix("records_")]}))
+
+
+@pytest.mark.parametrize("experiment", ["fig10", "n_sweep"])
+def test_a_sweep_saves_every_run_and_a_resumed_one_measures_only_what_the_killed_one_had_not(
+        experiment, tmp_path, monkeypatch):
+    measured = []
+    real = ex.run
+
+    def counting(name, g, exp_name, cfg, params=None, **kw):
+        measured.append((g.name, name, json_of(params)))
+        return real(name, g, exp_name, cfg, params=params, **kw)
+
+    json_of = lambda p: tuple(sorted((p or {}).items()))  # noqa: E731
+    monkeypatch.setattr(ex, "run", counting)
+    cfg = ex.config("smoke")
+    sweep = getattr(ex, experiment)
+    first = sweep(cfg, out_dir=tmp_path)
+    order = list(measured)
+    assert len(order) >= 4 and len(set(order)) == len(order)
+    assert len(report.from_csv(tmp_path / f"records_{experiment}.csv")) == len(first) == len(order)
+
+    _kill_after(tmp_path / f"records_{experiment}.csv", keep=3)
+    measured.clear()
+    again = sweep(cfg, out_dir=tmp_path)
+    assert measured == order[3:]  # the three saved runs come from the records
+    assert [(r.graph, r.method, r.params) for r in again] == [(r.graph, r.method, r.params) for r in first]
+    assert [r.timestamp for r in again[:3]] == [r.timestamp for r in first[:3]]
+    assert experiment in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])

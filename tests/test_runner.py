@@ -95,12 +95,24 @@ def test_several_gpus_run_the_notebooks_at_once_longest_first(tmp_path, monkeypa
     assert "boom" in runs["a_broken"]["error"]
     assert {r["gpu"]["index"] for r in runs.values()} == {"3", "5"}
     assert all("host_cpu" in r["side_by_side"] for r in runs.values())
-    assert host_cpu.ENV not in os.environ
+    assert host_cpu.ENV not in os.environ and reproduce.SIDE_BY_SIDE_ENV not in os.environ
     for stem, r in runs.items():
         assert f"{stem}: running on GPU {r['gpu']['index']}" in out
     assert (results / "b_tiny" / "b_tiny.ipynb").exists() and (results / "c_tiny" / "c_tiny.ipynb").exists()
     gallery = (results / "README.md").read_text()
     assert "GPU 3" in gallery and "host-clock timings took turns" in gallery
+
+
+def test_a_notebook_run_alone_under_a_lock_its_caller_named_is_not_called_side_by_side(monkeypatch):
+    monkeypatch.delenv(reproduce.SIDE_BY_SIDE_ENV, raising=False)
+    monkeypatch.setenv(host_cpu.ENV, "/tmp/a_lock_named_by_the_caller")
+    note = reproduce.side_by_side()["side_by_side"]
+    assert note.startswith("the only notebook this runner ran at the time") and host_cpu.ENV in note
+    monkeypatch.setenv(reproduce.SIDE_BY_SIDE_ENV, "1")
+    assert reproduce.side_by_side()["side_by_side"].startswith("beside notebooks on the host's other GPUs")
+    monkeypatch.delenv(host_cpu.ENV)
+    monkeypatch.delenv(reproduce.SIDE_BY_SIDE_ENV)
+    assert reproduce.side_by_side() == {}
 
 
 def test_one_gpu_runs_in_turn_and_a_failing_notebook_does_not_stop_the_others(tmp_path, monkeypatch, capsys):

@@ -42,6 +42,7 @@ from ..errors import DatasetUnavailable, GPUMemoryError, NoGPUError
 from ..graph import Graph
 from ..profiles import each as pick
 from ..records import Record
+from ..saved_runs import SavedRuns
 from ..sampling import seeded_subset
 from .bodra_claims import EVIDENCE, speed_verdict, verdicts  # noqa: F401
 from .bodra_space import BF_METHODS, COLORS, FW_METHODS, GNUTELLA, LABELS, PAPER, ROAD_GRAPHS  # noqa: F401
@@ -152,15 +153,6 @@ def _run(name: str, g: Graph, cfg: dict, experiment: str, *, params=None, repeat
                       repeats=repeats, warmup=warmup, profile=cfg["profile"], **kw)
 
 
-def finished_runs(out_dir, experiment: str) -> dict[tuple[str, str], list[Record]]:
-    """(graph, method) -> the records of that run which an unfinished run of the same profile and
-    code saved for ``experiment`` (:func:`apsp_kernels.report.reusable`); {} for none."""
-    finished: dict[tuple[str, str], list[Record]] = {}
-    for r in report.reusable(out_dir, experiment, partial=True) or []:
-        finished.setdefault((r.graph, r.method), []).append(r)
-    return finished
-
-
 # ------------------------------------------------------------------------------ Table 1
 def table1(cfg: dict, out_dir=None) -> list[Record]:
     """Bellman-Ford from source 0 on the road graphs: early exit, then faithful (see module doc).
@@ -169,22 +161,17 @@ def table1(cfg: dict, out_dir=None) -> list[Record]:
     three on the E stand-in take about 10 min together), so that a run killed part way is resumed
     by ``reproduce --resume``: the runs it finished are taken from its records
     (:func:`apsp_kernels.report.reusable`) instead of measured again."""
-    finished = finished_runs(out_dir, "table1")
-    records = []
+    runs = SavedRuns(out_dir, "table1")
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
         methods = BF_METHODS + (("bf_serial",) if name in cfg["bf_cpu_graphs"] else ())
         g = None
         for method in methods:
-            if (name, method) in finished:
-                records += finished[name, method]
-                continue
-            g = g or road_graph(name, cfg)
-            records += bf_runs(method, g, cfg)
-            if out_dir is not None:
-                report.save_records(records, out_dir, "table1")
-        del g
+            if (name, method) not in runs.finished:
+                g = g or road_graph(name, cfg)
+            runs.run((name, method), lambda: bf_runs(method, g, cfg))
+        g = None  # the pool gets the graph's device arrays back
         gpu.free_pool()
-    return records
+    return runs.records
 
 
 def bf_runs(name: str, g: Graph, cfg: dict) -> list[Record]:
@@ -302,22 +289,22 @@ def table3(cfg: dict, out_dir=None) -> tuple[list[Record], pd.DataFrame]:
     ``out_dir``: ``records_table3.csv`` is saved there after every variant on every graph (one
     run of fw_naive on gnutella30 takes 7.5 min on an H100), so that ``reproduce --resume`` takes
     the runs a killed run finished from its records instead of measuring them again."""
-    finished = finished_runs(out_dir, "table3")
-    records, memory = [], []
+    runs, memory = SavedRuns(out_dir, "table3"), []
     for gname in report.progress(cfg["fw_graphs"], desc="Table 3 graphs"):
         g = p2p_graph(gname, cfg)
         serial = ("fw_serial",) if gname in cfg["fw_serial_graphs"] else ()
         for name in FW_METHODS + serial:
             if name in FW_METHODS:
                 memory.append(memory_row(name, g))
-            if (g.name, name) in finished:
-                records += finished[g.name, name]
-                continue
-            records += fw_runs(name, g, cfg)
-            gpu.free_pool()
-            if out_dir is not None:
-                report.save_records(records, out_dir, "table3")
-    return records, pd.DataFrame(memory)
+            runs.run((g.name, name), lambda: fw_runs_freed(name, g, cfg))
+    return runs.records, pd.DataFrame(memory)
+
+
+def fw_runs_freed(name: str, g: Graph, cfg: dict) -> list[Record]:
+    """:func:`fw_runs`, then the memory pool handed back (the next variant may need all of it)."""
+    records = fw_runs(name, g, cfg)
+    gpu.free_pool()
+    return records
 
 
 def memory_row(name: str, g: Graph) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
 
 import numba
 
@@ -21,10 +22,23 @@ from ..records import write_csv
 from ..sssp_hierarchy import contraction
 
 
+# numba compiles a caller with every function it calls, so a small graph compiles the parallel
+# paths too (tests/test_contraction_rounds.py holds that a NY-size contraction compiles nothing more)
+WARM_UP_N = 2000
+
+
+def warm_up(parallel=(True,)) -> float:
+    """Compile (or load from numba's cache) the contraction's code for each order asked; seconds."""
+    start = time.perf_counter()
+    g = generators.road_like(WARM_UP_N, int(2.5 * WARM_UP_N), seed=1)
+    for p in parallel:
+        contraction.contract(g, parallel=p)
+    return time.perf_counter() - start
+
+
 def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
     """One row per graph, order (heap, rounds) and thread count (None: numba's current one)."""
-    contraction.contract(generators.road_like(2000, 5000, seed=1), parallel=False)  # numba: compile or load
-    contraction.contract(generators.road_like(2000, 5000, seed=1), parallel=True)
+    warm_up(parallel=(False, True))
     rows, before = [], numba.get_num_threads()
     try:
         for g in graphs:

@@ -24,6 +24,7 @@ from .. import gpu, registry, timing
 from ..profiles import choose, each
 from ..records import Record
 from ..report import progress
+from ..saved_runs import SavedRuns
 from ..sssp_iterative.harish import paper_memory_words as harish_words
 from ..task_parallel.sssp_groups import group_layout, paper_memory_words as proposed_words
 from .okuyama_claims import (EVIDENCE, FIG14_NOTE, QUOTED, RANDOM_NOTE, fig12_verdict,  # noqa: F401
@@ -197,15 +198,18 @@ def run(name: str, g, experiment: str, cfg: dict, params: dict | None = None,
 
 
 # ------------------------------------------------------------------ Fig. 10 and 11
-def fig10(cfg: dict, methods=None) -> list[Record]:
-    """Time vs |V| on random graphs, |E| = 4|V|, w_max = |V| (Fig. 10; Fig. 11 from the same)."""
+def fig10(cfg: dict, methods=None, out_dir=None) -> list[Record]:
+    """Time vs |V| on random graphs, |E| = 4|V|, w_max = |V| (Fig. 10; Fig. 11 from the same).
+
+    ``out_dir``: each of these experiments saves its records there after every run (Fig. 10's
+    largest size takes minutes in the paper profile), for ``reproduce --resume`` (:mod:`saved_runs`)."""
     methods = methods or GPU_METHODS + CPU_METHODS
-    recs = []
+    runs = SavedRuns(out_dir, "fig10")
     for n in progress(cfg["fig10_sizes"], "Fig. 10 sizes"):
         g = graph("random", n, 4 * n, n, cfg["seed"])
         for name in methods:
-            recs.append(run(name, g, "fig10", cfg))
-    return recs
+            runs.run((g.name, name), lambda: run(name, g, "fig10", cfg))
+    return runs.records
 
 
 def capacity(cfg: dict) -> pd.DataFrame:
@@ -237,26 +241,26 @@ FIG12_METHODS = ("harish", "task_parallel_unshared", "task_parallel_shared",
                  "task_parallel_shared_tuned", "dijkstra_cpu")
 
 
-def fig12(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
+def fig12(cfg: dict, methods=FIG12_METHODS, out_dir=None) -> list[Record]:
     """Time vs |E| at |V| = 4K, w_max = |V| (Fig. 12)."""
     n = cfg["fig12_n"]
-    recs = []
+    runs = SavedRuns(out_dir, "fig12")
     for m in progress(cfg["fig12_edges"], "Fig. 12 |E|"):
         g = graph("random", n, m, n, cfg["seed"])
-        recs += [run(name, g, "fig12", cfg, verify_limit=cfg["sweep_verify_rows"])
-                 for name in methods]
-    return recs
+        for name in methods:
+            runs.run((g.name, name), lambda: run(name, g, "fig12", cfg, verify_limit=cfg["sweep_verify_rows"]))
+    return runs.records
 
 
-def fig13(cfg: dict, methods=FIG12_METHODS) -> list[Record]:
+def fig13(cfg: dict, methods=FIG12_METHODS, out_dir=None) -> list[Record]:
     """Time and iterations vs w_max at |V| = 4K, |E| = 16K (Fig. 13)."""
     n, m = cfg["fig12_n"], cfg["fig13_m"]
-    recs = []
+    runs = SavedRuns(out_dir, "fig13")
     for w in progress(cfg["fig13_wmax"], "Fig. 13 w_max"):
         g = graph("random", n, m, w, cfg["seed"])
-        recs += [run(name, g, "fig13", cfg, verify_limit=cfg["sweep_verify_rows"])
-                 for name in methods]
-    return recs
+        for name in methods:
+            runs.run((g.name, name), lambda: run(name, g, "fig13", cfg, verify_limit=cfg["sweep_verify_rows"]))
+    return runs.records
 
 
 # ------------------------------------------------------------------ Table 1
@@ -269,28 +273,28 @@ def table1_graphs(cfg: dict) -> dict:
             "ring": ("ring", n, 0, None), "complete": ("complete", n, 0, None)}
 
 
-def table1(cfg: dict, topologies=TABLE1_TOPOLOGIES, methods=TABLE1_METHODS) -> list[Record]:
+def table1(cfg: dict, topologies=TABLE1_TOPOLOGIES, methods=TABLE1_METHODS, out_dir=None) -> list[Record]:
     """Table 1: the four topologies at |V| = 4677 (ring and complete sampled in default)."""
-    recs = []
+    runs = SavedRuns(out_dir, "table1")
     specs = table1_graphs(cfg)
     for topo in progress(topologies, "Table 1 topologies"):
         kind, n, m, w = specs[topo]
         g = graph(kind, n, m, w, cfg["seed"])
         for name in methods:
-            recs.append(run(name, g, "table1", cfg, sample=cfg["table1_samples"].get(topo)))
-    return recs
+            runs.run((g.name, name), lambda: run(name, g, "table1", cfg, sample=cfg["table1_samples"].get(topo)))
+    return runs.records
 
 
 # ------------------------------------------------------------------ Fig. 14: path recording
-def fig14(cfg: dict) -> list[Record]:
+def fig14(cfg: dict, out_dir=None) -> list[Record]:
     """Time of the shared method with and without path recording on random graphs (same
     sampled sources), for the overhead of the recording kernel (Fig. 14)."""
-    recs = []
+    runs = SavedRuns(out_dir, "fig14")
     for n in progress(cfg["fig14_sizes"], "Fig. 14 sizes"):
         g = graph("random", n, 4 * n, n, cfg["seed"])
         for name in ("task_parallel_shared", "task_parallel_shared_paths"):
-            recs.append(run(name, g, "fig14", cfg, repeats=cfg["fig14_repeats"]))
-    return recs
+            runs.run((g.name, name), lambda: run(name, g, "fig14", cfg, repeats=cfg["fig14_repeats"]))
+    return runs.records
 
 
 def path_check(cfg: dict, n: int | None = None) -> dict:
@@ -312,16 +316,20 @@ def path_check(cfg: dict, n: int | None = None) -> dict:
 
 
 # ------------------------------------------------------------------ N sweep
-def n_sweep(cfg: dict) -> list[Record]:
+def n_case(r: Record) -> tuple:
+    return r.graph, r.method, r.param("N"), r.param("B")
+
+
+def n_sweep(cfg: dict, out_dir=None) -> list[Record]:
     """Task-group size N (and B at N=32) on the Table 1 random graph, both kernels."""
     n, m, w = cfg["table1_n"], cfg["table1_m"], cfg["table1_wmax"]
     g = graph("random", n, m, w, cfg["seed"])
     cases = [{"N": N, "B": "auto"} for N in cfg["n_sweep_N"]]
     cases += [{"N": 32, "B": B} for B in cfg["n_sweep_B"]]
-    recs = []
+    runs = SavedRuns(out_dir, "n_sweep", key=n_case)
     for case in progress(cases, "N sweep"):
         for name in ("task_parallel_unshared", "task_parallel_shared"):
-            recs.append(run(name, g, "n_sweep", cfg, params=case,
-                            sample=cfg["table1_samples"].get("random")))
-    return recs
+            runs.run((g.name, name, case["N"], case["B"]),
+                     lambda: run(name, g, "n_sweep", cfg, params=case, sample=cfg["table1_samples"].get("random")))
+    return runs.records
 
