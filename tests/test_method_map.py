@@ -141,7 +141,7 @@ class FakeTimer:
                       graph=graph.name, n=graph.n, m=graph.m, time_ms_median=ms * scale,
                       verified=(method.key, graph.n) != self.wrong, extrapolated=scale != 1.0,
                       extrapolation=extrapolation, timing_scope="kernel" if method.gpu else "cpu",
-                      stats={"sweeps": 3} if method.gpu else {}, profile=profile, device="Fake GPU")
+                      stats={"sweeps": 3} if method.gpu else {}, profile=profile)  # device: this machine's
 
 
 @pytest.fixture
