@@ -2,6 +2,7 @@
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
 import sys
+import types
 import warnings
 
 import cloudpickle
@@ -253,6 +254,13 @@ def test_the_default_block_is_the_solver_s_halved_until_it_fits():
     assert runner.default_block_size(g, block_solvers.PHAST, tight, on_gpu=True) == 4096
     assert runner.block_need(g, 4096, block_solvers.PHAST) <= gpu.MEMORY_HEADROOM * (8 << 30) < \
         runner.block_need(g, 8192, block_solvers.PHAST)
+    sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32))  # the 16M stand-in
+    h200 = {"tcp://a": {"gpu_free": 140 << 30}}
+    size = runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True)
+    assert size == 256 and runner.block_need(sixteen_m, size, block_solvers.PHAST) <= gpu.MEMORY_HEADROOM * (140 << 30)
+    runner.check_block_memory(sixteen_m, size, block_solvers.PHAST, h200)  # what all_sources then checks
+    assert runner.default_block_size(sixteen_m, block_solvers.PHAST, {"tcp://a": {"gpu_free": 1 << 30}},
+                                     on_gpu=True) == runner.BLOCK_MULTIPLE  # the floor: then refused
 
 
 @pytest.mark.parametrize("count,size,workers", [(264346, 8192, 2), (321270, 8192, 2), (264346, 8192, 1),

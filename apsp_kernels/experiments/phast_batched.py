@@ -29,6 +29,7 @@ import pandas as pd
 
 from .. import datasets, generators, gpu, oracle, timing
 from ..distributed import block_solvers, reductions
+from ..distributed.runner import default_block_size
 from ..graph import Graph
 from ..records import write_atomic, write_csv
 from ..sssp_hierarchy import layout as L
@@ -240,6 +241,13 @@ def road_stand_in(n: int, seed: int = 0):
                                 rivers=generators.ROAD_RIVERS)
 
 
+def all_sources_block(g: Graph) -> int:
+    """The block ``distributed.all_sources`` would run on this GPU (its rule, this GPU's free
+    memory): a sample of whole blocks of it carries the per-block costs of the full run (the
+    per-vertex sums come back to the host once a block, 24 bytes a vertex: 384 MB at 16M)."""
+    return default_block_size(g, block_solvers.PHAST, {"this GPU": {"gpu_free": gpu.free_bytes()}}, on_gpu=True)
+
+
 def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=4096,
                  block=BLOCK, seed=0, log=print, top_level_maxes=(PB.TOP_LEVEL_MAX,)) -> dict:
     """One road-like stand-in of ``n`` vertices: generation and contraction seconds (host), the
@@ -265,7 +273,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
     trees = per_tree(g, ks=ks, columns=(width,), copy_bps=timing.copy_bandwidth()["bytes_per_s"], repeats=3,
                      log=log, top_level_maxes=top_level_maxes)
     best = min(trees, key=lambda r: r["us_per_tree"]) if trees else {}
-    block = max(32, min(block, (gpu.free_bytes() // 2) // (g.n * 48) // 32 * 32))
+    block = min(block, all_sources_block(g))
     if g.n <= full_max_n:
         end = all_sources_in_process(g, block=block, checks=32, log=log)
         label, estimate_s = "all sources", end["wall_s"]
