@@ -418,3 +418,29 @@ def test_a_workers_cached_graph_gets_the_hierarchy_sent_after_it():
     assert device is first and device.__dict__[HIERARCHY_KEY] == "the hierarchy"
     assert worker_graph.builds() == built
     worker_graph.clear()
+
+
+def test_the_per_vertex_sums_are_the_same_whatever_order_the_blocks_finish_in():
+    from itertools import permutations
+
+    edges = np.array([0.0, 1.0, 2.0])
+    # float sums that rounding makes depend on their order: 1e16 + 1 + 1 != 1e16 + (1 + 1)
+    per_vertex = [np.array([1e16, 0.1]), np.array([1.0, 0.2]), np.array([1.0, 0.3]), np.array([-1e16, 0.4])]
+
+    def partial(i):
+        return {"eccentricity": np.array([1.0, 1.0]), "reach_out": np.array([2, 2]), "sum_out": np.array([1.0, 1.0]),
+                "sum_in": per_vertex[i], "reach_in": np.array([1, 1]), "harmonic_in": per_vertex[i][::-1].copy(),
+                "histogram": np.array([1, 1]), "pairs": 2}
+
+    def merged(order):
+        acc = Accumulator(2, np.arange(8), edges)
+        for i in order:
+            acc.add(2 * i, partial(i))
+        return acc.result().per_vertex
+
+    in_order = merged(range(4))
+    assert in_order["closeness"].notna().all()
+    sums = {(tuple(merged(o)["closeness"]), tuple(merged(o)["harmonic"])) for o in permutations(range(4))}
+    assert sums == {(tuple(in_order["closeness"]), tuple(in_order["harmonic"]))}
+    arrival = [per_vertex[i][0] for i in (0, 3, 1, 2)]  # what adding them as they came would give
+    assert sum(arrival) != sum(per_vertex[i][0] for i in range(4))

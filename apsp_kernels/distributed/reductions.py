@@ -139,7 +139,11 @@ def _host_sums(xp, dist, inf) -> dict:
 
 @dataclass
 class Accumulator:
-    """Merges block partials on the client: rows by position, columns and histogram by addition."""
+    """Merges block partials on the client: rows by position, columns and histogram by addition.
+
+    The per-vertex float sums are added in the order of the sources' positions, whatever order
+    the blocks arrive in (Dask returns them as they finish), so that a run's closeness and
+    harmonic sums are the same, bit for bit, every time it runs with the same blocks."""
 
     n: int
     sources: np.ndarray
@@ -149,6 +153,8 @@ class Accumulator:
     histogram: np.ndarray = field(init=False)
     pairs: int = 0
     done: np.ndarray = field(init=False)
+    _waiting: dict = field(init=False)  # start -> (stop, per-vertex sums) of blocks not yet added
+    _added: int = field(init=False)  # the per-vertex sums of positions [0, _added) are in
 
     def __post_init__(self):
         k = len(self.sources)
@@ -158,6 +164,7 @@ class Accumulator:
                            "harmonic_in": np.zeros(self.n)}
         self.histogram = np.zeros(len(self.edges) - 1, dtype=np.int64)
         self.done = np.zeros(k, dtype=bool)
+        self._waiting, self._added = {}, 0
 
     def add(self, start: int, partial: dict) -> None:
         stop = start + len(partial["reach_out"])
@@ -165,17 +172,31 @@ class Accumulator:
             raise RuntimeError(f"sources {start}..{stop} merged twice")
         for key in PER_SOURCE:
             self.per_source[key][start:stop] = partial[key]
-        for key in PER_TARGET:
-            self.per_target[key] += partial[key]
         self.histogram += partial["histogram"]
         self.pairs += int(partial["pairs"])
         self.done[start:stop] = True
+        self._waiting[start] = (stop, {key: partial[key] for key in PER_TARGET})
+        while self._added in self._waiting:
+            self._add_per_target(self._added)
+
+    def _add_per_target(self, start: int) -> None:
+        stop, sums = self._waiting.pop(start)
+        for key in PER_TARGET:
+            self.per_target[key] += sums[key]
+        self._added = stop
+
+    def flush(self) -> None:
+        """Add the per-vertex sums still waiting for a block before them (a run of some blocks
+        only), in the order of their positions."""
+        for start in sorted(self._waiting):
+            self._add_per_target(start)
 
     @property
     def complete(self) -> bool:
         return bool(self.done.all())
 
     def result(self) -> "Reductions":
+        self.flush()
         return Reductions(self)
 
 
