@@ -36,9 +36,20 @@ def warm_up(parallel=(True,)) -> float:
     return time.perf_counter() - start
 
 
+def host_threads() -> str:
+    """numba's threading layer and thread count (after a parallel region ran), for the logs: the
+    rounds' many short parallel regions cost far more on some layers than on others."""
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel region has run in this process yet
+        layer = "not chosen yet"
+    return f"numba threading layer {layer}, {numba.get_num_threads()} threads"
+
+
 def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
     """One row per graph, order (heap, rounds) and thread count (None: numba's current one)."""
     warm_up(parallel=(False, True))
+    log(host_threads())
     rows, before = [], numba.get_num_threads()
     try:
         for g in graphs:
@@ -50,7 +61,8 @@ def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
                     seconds = [t / 1e3 for t in ms]
                     rows.append({"graph": g.name, "order": order, "threads": numba.get_num_threads(),
                                  "best_s": min(seconds), "median_s": statistics.median(seconds),
-                                 "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts})
+                                 "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts,
+                                 "threading_layer": numba.threading_layer()})
                     r = rows[-1]
                     log(f"{r['graph']} {order:6s} {r['threads']:3d} threads: best {r['best_s']:.3f} s, median "
                         f"{r['median_s']:.3f} s ({repeats} runs); {h.levels} levels, {h.shortcuts:,} shortcuts")

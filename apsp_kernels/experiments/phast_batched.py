@@ -313,7 +313,7 @@ def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> di
     log(f"device copy bandwidth (read + write): {copy_bps / 1e12:.3f} TB/s")
     trees, ends, same, hosts = [], [], [], []
     log(f"contraction compiled (numba, or loaded from its cache; a {contraction_time.WARM_UP_N:,}-vertex "
-        f"stand-in): {contraction_time.warm_up():.2f} s, not counted below")
+        f"stand-in): {contraction_time.warm_up():.2f} s, not counted below; {contraction_time.host_threads()}")
     for name in graphs:
         g = name if isinstance(name, Graph) else datasets.load_or_stand_in(name)
         t = time.perf_counter()
