@@ -103,7 +103,7 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
             with_rows = rows_out[-1]["us_per_tree_with_rows"]
             log(f"  {g.name} K={k:3d} columns={c:5d} top_level_max={top}: {us:.3f} µs/tree sweep ({with_rows:.3f} with rows), "
                 f"bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
-            del sweeps, out
+            sweeps = out = None  # their device arrays go back to the pool below
             gpu.free_pool()
     return rows_out
 
@@ -268,7 +268,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
     out = cp.empty((1, g.n), dtype=g.dtype)
     single_ms = float(np.median(timing.time_gpu(lambda: (one.sweep(ranks), one.rows(out, 1)), 3, warmup=1)))
     single_ok = check_rows(g, out.get(), [0])
-    del one
+    one = None  # its device arrays go back to the pool
     width = max(min(ks), min(columns, WORKING_BYTES // (g.n * g.dtype.itemsize)) // max(ks) * max(ks))
     trees = per_tree(g, ks=ks, columns=(width,), copy_bps=timing.copy_bandwidth()["bytes_per_s"], repeats=3,
                      log=log, top_level_maxes=top_level_maxes)
