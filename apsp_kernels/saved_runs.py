@@ -29,13 +29,12 @@ class SavedRuns:
     def run(self, key: Hashable, measure: Callable[[], Record | Iterable[Record]]) -> list[Record]:
         """The records of the run named ``key``: those a killed sitting saved, else ``measure()``'s,
         saved with every record so far."""
-        if key in self.finished:
-            records = self.finished.pop(key)
-            self.records += records
-            return records
-        got = measure()
-        records = [got] if isinstance(got, Record) else list(got)
+        records = self.finished.pop(key, None)
+        measured = records is None
+        if measured:
+            got = measure()
+            records = [got] if isinstance(got, Record) else list(got)
         self.records += records
-        if self.out_dir is not None:
+        if measured and self.out_dir is not None:
             report.save_records(self.records, self.out_dir, self.experiment)
         return records

@@ -30,6 +30,7 @@ the profile's budget, a part is timed and scaled; the record says so (``extrapol
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import warnings
@@ -164,12 +165,10 @@ def table1(cfg: dict, out_dir=None) -> list[Record]:
     runs = SavedRuns(out_dir, "table1")
     for name in report.progress(cfg["road_graphs"], desc="Table 1 graphs"):
         methods = BF_METHODS + (("bf_serial",) if name in cfg["bf_cpu_graphs"] else ())
-        g = None
+        graph = functools.cache(lambda: road_graph(name, cfg))  # loaded only if a run is measured
         for method in methods:
-            if (name, method) not in runs.finished:
-                g = g or road_graph(name, cfg)
-            runs.run((name, method), lambda: bf_runs(method, g, cfg))
-        g = None  # the pool gets the graph's device arrays back
+            runs.run((name, method), lambda: bf_runs(method, graph(), cfg))
+        graph.cache_clear()  # the pool gets the graph's device arrays back
         gpu.free_pool()
     return runs.records
 

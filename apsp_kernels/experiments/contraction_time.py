@@ -58,7 +58,7 @@ def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
                 numba.set_num_threads(t or before)
                 for order, parallel in (("heap", False), ("rounds", True)):
                     ms, h = timing.time_host(lambda: contraction.contract(g, parallel=parallel), repeats)
-                    seconds = [t / 1e3 for t in ms]
+                    seconds = [each / 1e3 for each in ms]
                     rows.append({"graph": g.name, "order": order, "threads": numba.get_num_threads(),
                                  "best_s": min(seconds), "median_s": statistics.median(seconds),
                                  "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts,

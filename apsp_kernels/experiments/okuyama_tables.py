@@ -3,7 +3,6 @@ each figure's and Table 1's table, the path-recording overhead, the N sweep, the
 claims read and the per-method line plot."""
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 

@@ -101,8 +101,8 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
                              "ratio_to_bound": us / bound_us if copy_bps else float("nan"),
                              "launches": launches, "verified": ok, "verified_sources": 4})
             with_rows = rows_out[-1]["us_per_tree_with_rows"]
-            log(f"  {g.name} K={k:3d} columns={c:5d} top_level_max={top}: {us:.3f} µs/tree sweep ({with_rows:.3f} with rows), "
-                f"bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
+            log(f"  {g.name} K={k:3d} columns={c:5d} top_level_max={top}: {us:.3f} µs/tree sweep "
+                f"({with_rows:.3f} with rows), bound {bound_us:.3f} µs ({rows_out[-1]['ratio_to_bound']:.2f}x), verified={ok}")
             sweeps = out = None  # their device arrays go back to the pool below
             gpu.free_pool()
     return rows_out
