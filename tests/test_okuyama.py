@@ -12,6 +12,7 @@ from apsp_kernels.dijkstra import cpu_all_pairs
 from apsp_kernels.errors import InputError
 from apsp_kernels.experiments import okuyama as ex
 from apsp_kernels.inf import INF_INT32
+from apsp_kernels.records import Record
 from apsp_kernels.sssp_iterative import harish
 from apsp_kernels.task_parallel import paths, sssp_groups
 from apsp_kernels.task_parallel.sssp_groups import TaskParallelSSSP, group_layout
@@ -504,3 +505,25 @@ def test_a_sweep_saves_every_run_and_a_resumed_one_measures_only_what_the_killed
     assert [(r.graph, r.method, r.params) for r in again] == [(r.graph, r.method, r.params) for r in first]
     assert [r.timestamp for r in again[:3]] == [r.timestamp for r in first[:3]]
     assert experiment in " ".join(report.read_run(tmp_path)["resumed"]["experiments"])
+
+
+@pytest.mark.parametrize("seconds, expected", [(20.0, [(1, 0)]), (5.0, [(1, 0), (5, 0)])])
+def test_a_paper_run_longer_than_its_budget_is_timed_once_and_a_shorter_one_repeats_after_it(
+        seconds, expected, monkeypatch):
+    calls = []
+
+    def fake(method, g, *, repeats, warmup, scale, **kw):
+        calls.append((repeats, warmup))
+        return Record(paper="okuyama", experiment="t", method=method.name, graph=g.name, n=g.n, m=g.m,
+                             repeats=repeats, time_ms_median=seconds * 1e3 * scale)
+
+    monkeypatch.setattr(timing, "run", fake)
+    cfg = ex.config("paper")
+    assert cfg["long_run_s"] == 60.0 and cfg["repeats"] == 5
+    g = generators.random_digraph(64, 256, seed=1)
+    rec = ex.run("harish", g, "fig12", cfg)
+    # 5 repeats of 20 s exceed 60 s: the one run is the record; of 5 s, it warms up the repeats
+    assert calls == expected and rec.repeats == expected[-1][0]
+    calls.clear()
+    ex.run("harish", g, "fig12", ex.config("default"))
+    assert calls == [(3, 1)]  # no budget outside the paper profile: the profile's repeats and warm-up
