@@ -179,9 +179,17 @@ def gallery_problems(results) -> list[str]:
     return []
 
 
+def verdict_files(results) -> list[Path]:
+    """Every ``verdicts.csv`` of finished runs under ``results``: not those of the runner's
+    unfinished ones (``.running/``, never committed; the notebook writes bases at its end)."""
+    results = Path(results)
+    return sorted(p for p in results.glob("**/verdicts.csv")
+                  if not any(part.startswith(".") for part in p.relative_to(results).parts))
+
+
 def problems(results="results", readme="README.md") -> list[str]:
     results = Path(results)
     out = []
-    for folder in sorted(p.parent for p in results.glob("**/verdicts.csv")):
+    for folder in (p.parent for p in verdict_files(results)):
         out += verdict_problems(folder) + published_problems(folder)
     return out + readme_problems(results.parent / readme, results.parent) + gallery_problems(results)

@@ -16,7 +16,7 @@ def test_committed_results_pass_the_audit():
 
 
 def test_every_committed_verdict_names_a_basis_from_the_vocabulary():
-    for path in RESULTS.glob("**/verdicts.csv"):
+    for path in audit.verdict_files(RESULTS):
         df = pd.read_csv(path, keep_default_na=False)
         assert set(df["basis"]) <= set(provenance.BASES + provenance.NO_DATA), path
         bare = df[df["verdict"].isin(["holds", "does not hold"])]
@@ -125,3 +125,11 @@ def test_every_quoted_spec_names_a_committed_verdict():
         for spec in getattr(module, "QUOTED", []):
             assert claims.map(spec.matches).any(), (stem, spec.claim)
             assert len(spec.values()) >= 1
+
+
+def test_the_audit_reads_finished_runs_only_not_the_runners_unfinished_folders(copy):
+    pandey = copy("pandey")
+    unfinished = pandey.parent / "paper" / ".running" / "pandey"
+    shutil.copytree(pandey, unfinished)
+    _edit(unfinished, "in place", basis="", records="")  # as a notebook leaves it before its end
+    assert audit.verdict_files(pandey.parent) == [pandey / "verdicts.csv"]
