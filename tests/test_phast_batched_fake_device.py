@@ -109,8 +109,11 @@ def test_a_wrong_row_is_caught(fake_device, monkeypatch, tmp_path):
 def test_a_stand_in_run_and_its_sample(fake_device, monkeypatch):
     monkeypatch.setattr(bench, "road_stand_in", lambda n, seed=0: generators.road_like(n, int(2.5 * n) // 2 * 2,
                                                                                           seed=seed, name="tiny"))
-    full = bench.stand_in_run(1000, ks=(32,), columns=128, full_max_n=2000, block=256, log=lambda s: None)
+    kept = {}
+    full = bench.stand_in_run(1000, ks=(32,), columns=128, full_max_n=2000, block=256, log=lambda s: None,
+                              keep=kept)
     assert full["verified"], {k: full[k] for k in ("single_tree_verified", "best_K", "sources_run", "all_sources")}
+    assert list(kept) == [1000] and kept[1000].n == 1000 and L.HIERARCHY_KEY in kept[1000].__dict__
     assert full["sources_run"] == 1000 and full["all_sources"] == "all sources"
     part = bench.stand_in_run(1000, ks=(32,), columns=128, full_max_n=500, sample_sources=256, block=128,
                               log=lambda s: None)

@@ -72,3 +72,19 @@ def test_rederive_gives_the_committed_scale_verdicts_again(tmp_path):
         cols = ["claim", "measured", "verdict", "basis", "outcome"] + (["records"] if keep_records else [])
         pd.testing.assert_frame_equal(got[cols], want[cols])
         assert (copy / "records_phast_all_sources.csv").exists()
+
+
+def test_the_stand_ins_past_one_gpu_are_a_labelled_verified_sample_on_every_worker_and_none_on_one(monkeypatch):
+    from apsp_kernels.distributed import cluster
+    pytest.importorskip("distributed")
+    g = generators.road_like(600, 1500, seed=2, name="roadlike-tiny").as_stand_in("a test stand-in")
+    cfg = {**sc.config("smoke"), "stand_in_budget_s": 1e-4, "estimate_sample": 32}
+    monkeypatch.setattr(sc, "visible_gpus", lambda: ["0"])
+    assert sc.stand_in_reductions([g], cfg) == []
+    monkeypatch.setattr(sc, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(sc, "open_cluster", lambda workers, processes: cluster.local(cpu_workers=workers,
+                                                                                     processes=False))
+    [rec] = sc.stand_in_reductions([g], cfg)
+    assert rec.experiment == "stand_in_reductions" and rec.stand_in and rec.param("workers") == 2
+    assert rec.verified and rec.extrapolated and "sample" in rec.extrapolation
+    assert rec.stat("sources_run") < g.n

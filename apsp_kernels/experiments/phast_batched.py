@@ -249,16 +249,19 @@ def all_sources_block(g: Graph) -> int:
 
 
 def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=4096,
-                 block=BLOCK, seed=0, log=print, top_level_maxes=(PB.TOP_LEVEL_MAX,)) -> dict:
+                 block=BLOCK, seed=0, log=print, top_level_maxes=(PB.TOP_LEVEL_MAX,), keep=None) -> dict:
     """One road-like stand-in of ``n`` vertices: generation and contraction seconds (host), the
     time of a single tree (one launch of one source), the per-tree time at the best K, and the
     all-sources reductions: every source when ``n <= full_max_n``, else ``sample_sources``
-    sources in whole blocks with the full run's estimate (labelled)."""
+    sources in whole blocks with the full run's estimate (labelled). ``keep``: a dict that gets
+    the stand-in (its hierarchy on it) by ``n``, for runs after this one."""
     cp = gpu.cupy()
     t = time.perf_counter()
     g = road_stand_in(n, seed)
     made = time.perf_counter() - t
     h, pre = L.hierarchy_of(g)
+    if keep is not None:
+        keep[n] = g
     shape = L.top_level_shape(PB.sweep_layout(g)[0], PB.TOP_LEVEL_MAX)
     log(f"{g.name} (stand-in, n={g.n:,}, m={g.m:,}): generated in {made:.1f} s, contracted in {pre:.1f} s "
         f"({h.levels} levels, {h.shortcuts:,} shortcuts; {shape['top_levels']} top levels hold "
