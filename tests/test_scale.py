@@ -88,3 +88,29 @@ def test_the_stand_ins_past_one_gpu_are_a_labelled_verified_sample_on_every_work
     assert rec.experiment == "stand_in_reductions" and rec.stand_in and rec.param("workers") == 2
     assert rec.verified and rec.extrapolated and "sample" in rec.extrapolation
     assert rec.stat("sources_run") < g.n
+
+
+def test_the_cpu_baseline_times_its_run_holding_the_hosts_cpu_lock(monkeypatch):
+    import contextlib
+    pytest.importorskip("distributed")
+    held, seen = [], []
+
+    @contextlib.contextmanager
+    def exclusive():
+        held.append(True)
+        try:
+            yield
+        finally:
+            held.pop()
+
+    real = sc.all_sources
+
+    def all_sources(graph, client, sources, **kw):
+        seen.append((len(sources), bool(held)))
+        return real(graph, client, sources, **kw)
+
+    monkeypatch.setattr(sc.host_cpu, "exclusive", exclusive)
+    monkeypatch.setattr(sc, "all_sources", all_sources)
+    g = generators.road_like(300, 750, seed=1, name="roadlike-tiny")
+    rec = sc.cpu_baseline(g, {**sc.config("smoke"), "cpu_sample": 16}, "road_reductions_cpu")
+    assert rec.verified and seen[-1] == (16, True)  # the warm-up before it need not wait

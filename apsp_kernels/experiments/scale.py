@@ -24,7 +24,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from .. import datasets, generators, gpu, oracle, timing
+from .. import datasets, generators, gpu, host_cpu, oracle, timing
 from ..verdicts import Evidence
 from ..distributed import all_sources, bulk_instances, cluster, estimate
 from ..distributed.estimate import describe
@@ -228,8 +228,9 @@ def cpu_baseline(graph, cfg, experiment) -> Record:
         del warm
         sources, scale, how = scaled_sample(ids, cfg["cpu_sample"])
         block = max(1, -(-len(sources) // (4 * workers)))
-        run = all_sources(graph, client, sources, block_size=block, block_solver="scipy:dijkstra",
-                          desc=f"{graph.name} on {workers} CPU workers")
+        with host_cpu.exclusive():  # every core: notebooks beside this one wait for it (and it for theirs)
+            run = all_sources(graph, client, sources, block_size=block, block_solver="scipy:dijkstra",
+                              desc=f"{graph.name} on {workers} CPU workers")
         check_ = verify_reductions(graph, run, cfg["verify_sources"])
         rec = _record(experiment, graph, run, device, "cpu", {**cfg, "block_size": block},
                       sources=len(sources), scale=scale, how=how, check=check_)
