@@ -1,6 +1,7 @@
 """Helpers shared by the test modules: run a registered method through its lifecycle, check it
 against the oracle, random dense test graphs, wait on a condition with a deadline (no racing
 sleeps), and kill a Dask worker in the middle of a run and check that no block was lost."""
+import contextlib
 import os
 import signal
 import threading
@@ -91,3 +92,23 @@ def assert_rows_match_oracle(g, rows, sources, rtol=1e-5):
         np.testing.assert_array_equal(got, want)
     else:
         np.testing.assert_allclose(got, want, rtol=rtol)
+
+
+class RecordingLock:
+    """A stand-in for ``host_cpu.exclusive`` (patch it in with ``lock.exclusive``) that tells
+    whether it is held now (``lock.held``)."""
+
+    def __init__(self):
+        self.depth = 0
+
+    @property
+    def held(self) -> bool:
+        return self.depth > 0
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1

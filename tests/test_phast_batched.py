@@ -183,20 +183,9 @@ def test_top_level_shape_counts_the_levels_that_run_in_blocks():
 
 
 def test_scipys_time_per_tree_is_taken_holding_the_hosts_cpu_lock(monkeypatch):
-    import contextlib
     from apsp_kernels import oracle
     from apsp_kernels.experiments import phast_batched as bench
-    held, seen = [], []
-
-    @contextlib.contextmanager
-    def exclusive():
-        held.append(True)
-        try:
-            yield
-        finally:
-            held.pop()
-
-    real = oracle.distances
-    monkeypatch.setattr(bench.host_cpu, "exclusive", exclusive)
-    monkeypatch.setattr(bench.oracle, "distances", lambda g, s: seen.append(bool(held)) or real(g, s))
+    lock, seen, real = helpers.RecordingLock(), [], oracle.distances
+    monkeypatch.setattr(bench.host_cpu, "exclusive", lock.exclusive)
+    monkeypatch.setattr(bench.oracle, "distances", lambda g, s: seen.append(lock.held) or real(g, s))
     assert bench.scipy_us_per_tree(generators.road_like(300, 750, seed=1), count=4) > 0 and seen == [True]

@@ -91,25 +91,15 @@ def test_the_stand_ins_past_one_gpu_are_a_labelled_verified_sample_on_every_work
 
 
 def test_the_cpu_baseline_times_its_run_holding_the_hosts_cpu_lock(monkeypatch):
-    import contextlib
+    import helpers
     pytest.importorskip("distributed")
-    held, seen = [], []
-
-    @contextlib.contextmanager
-    def exclusive():
-        held.append(True)
-        try:
-            yield
-        finally:
-            held.pop()
-
-    real = sc.all_sources
+    lock, seen, real = helpers.RecordingLock(), [], sc.all_sources
 
     def all_sources(graph, client, sources, **kw):
-        seen.append((len(sources), bool(held)))
+        seen.append((len(sources), lock.held))
         return real(graph, client, sources, **kw)
 
-    monkeypatch.setattr(sc.host_cpu, "exclusive", exclusive)
+    monkeypatch.setattr(sc.host_cpu, "exclusive", lock.exclusive)
     monkeypatch.setattr(sc, "all_sources", all_sources)
     g = generators.road_like(300, 750, seed=1, name="roadlike-tiny")
     rec = sc.cpu_baseline(g, {**sc.config("smoke"), "cpu_sample": 16}, "road_reductions_cpu")
