@@ -186,6 +186,6 @@ def test_scipys_time_per_tree_is_taken_holding_the_hosts_cpu_lock(monkeypatch):
     from apsp_kernels import oracle
     from apsp_kernels.experiments import phast_batched as bench
     lock, seen, real = helpers.RecordingLock(), [], oracle.distances
-    monkeypatch.setattr(bench.host_cpu, "exclusive", lock.exclusive)
+    monkeypatch.setattr(bench.timing.host_cpu, "exclusive", lock.exclusive)
     monkeypatch.setattr(bench.oracle, "distances", lambda g, s: seen.append(lock.held) or real(g, s))
     assert bench.scipy_us_per_tree(generators.road_like(300, 750, seed=1), count=4) > 0 and seen == [True]
