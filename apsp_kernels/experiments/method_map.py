@@ -32,19 +32,23 @@ peaks measured in the same run.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
+import tempfile
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .. import datasets, generators, gpu, host_cpu, report, timing  # noqa: F401 (timing: tests patch mm.timing.run)
+from .. import datasets, generators, gpu, host_cpu, multi_gpu, report, timing  # noqa: F401 (timing: tests patch mm.timing.run)
 from ..errors import InputError
 from ..graph import Graph
 from ..profiles import choose
 from ..records import Record, solved_fewer_sources
 from ..verdicts import Evidence
+from . import map_spread
 from .map_plan import (Plan, Point, dominated, int32_series, logged, nearest_series, oracle_rows,  # noqa: F401
                        plan_run, predict_ms, run_planned, _skipped)
 from .map_roofline import (PEAK_UNITS, PRODUCT_SIZES, PRODUCT_VARIANT, UNIT_SCALE, csr_bytes,  # noqa: F401
@@ -133,19 +137,27 @@ class Sweep:
     records: list = field(default_factory=list)
     cells: list = field(default_factory=list)  # one dict per graph: size, generation time, status
 
-def save(result: Sweep, out_dir) -> None:
-    """``records_sssp.csv`` and ``records_apsp.csv`` of the cells swept so far."""
+def save(result: Sweep, out_dir, group: str = "") -> None:
+    """``records_sssp.csv`` and ``records_apsp.csv`` of the cells swept so far (a group's of the
+    sweep spread over GPUs: ``records_<problem>@<group>.csv``, :mod:`.map_spread`)."""
     for problem in PROBLEMS:
-        report.save_records([r for r in result.records if r.experiment == problem], out_dir, problem)
+        report.save_records([r for r in result.records if r.experiment == problem], out_dir,
+                            map_spread.part_name(problem, group))
 
 def reusable_runs(out_dir) -> dict:
     """(method key, problem, graph) -> the record of a run that an unfinished sweep of the same
-    profile and code measured (kept by ``reproduce --resume``; see :func:`apsp_kernels.report.reusable`);
-    {} for none. A run it skipped is planned again: the budget left, or the device, may differ now."""
-    kept = [r for p in PROBLEMS for r in (report.reusable(out_dir, p, partial=True) or [])]
+    profile and code measured (kept by ``reproduce --resume``, whole or in its groups' files; see
+    :func:`apsp_kernels.report.reusable`); {} for none. A run it skipped is planned again: the
+    budget left, or the device, may differ now."""
+    if out_dir is None:
+        return {}
+    names = [e for e in report.resumable(out_dir).get("experiments", [])
+             if any(map_spread.is_part_of(e, p) for p in PROBLEMS)]
+    kept = [r for name in names for r in (report.reusable(out_dir, name, partial=True) or [])]
     return {(f"{r.paper}:{r.method}", r.experiment, r.graph): r for r in kept if not r.skipped}
 
-def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None, out_dir=None) -> Sweep:
+def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None, out_dir=None,
+          group: str = "", reuse: dict | None = None) -> Sweep:
     """Every method on every cell of the map (see the module docstring). ``log``: a text file
     that gets a line per graph and run as it starts and ends (see :func:`logged`).
 
@@ -155,9 +167,11 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
     and stopped series follow from them as they did. The time budget goes on from what the
     unfinished sweep had spent by its last saved run (each run's stats ``sweep_s``: the sweep's
     seconds when it ended, resumed parts included). The default ``clock`` leaves out the time
-    spent waiting for the host's CPU lock (notebooks side by side: :mod:`apsp_kernels.host_cpu`)."""
+    spent waiting for the host's CPU lock (notebooks side by side: :mod:`apsp_kernels.host_cpu`).
+    ``group`` and ``reuse``: one group of :func:`sweep_on_gpus` (its records' file name, and the
+    runs to take from an unfinished sweep instead of reading them from ``out_dir``)."""
     methods = map_methods() if methods is None else list(methods)
-    reuse = reusable_runs(out_dir)
+    reuse = reusable_runs(out_dir) if reuse is None else dict(reuse)
     spent = max((float(r.stat("sweep_s", 0.0) or 0.0) for r in reuse.values()), default=0.0)
     saved = -1  # records saved to out_dir so far (none yet)
     entries = [(m, per_source(m)) for m in methods] + [(reference_method(), True)]
@@ -251,10 +265,61 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
             del twin
         del g
         if out_dir is not None:
-            save(out, out_dir)
+            save(out, out_dir, group)
             saved = len(out.records)
     if out_dir is not None and saved != len(out.records):  # the cells after the last graph built
+        save(out, out_dir, group)
+    return out
+
+def sweep_group(group: map_spread.Group, out_dir=None, methods=None) -> Sweep:
+    """One group of :func:`sweep_on_gpus` (a task on a GPU's Dask worker)."""
+    return sweep(group.cfg, methods=methods, out_dir=out_dir, group=group.name, reuse=group.reuse)
+
+def sweep_on_gpus(cfg: dict, out_dir=None, gpus=None, methods=None, run_on_gpus=None) -> Sweep:
+    """:func:`sweep` spread over the host's GPUs in groups of whole series (:mod:`.map_spread`),
+    one group per GPU at a time, merged in the map's cell order; the plain sweep where the host
+    has one GPU (or dask-cuda is missing, said). Each group saves its records as it goes, so a
+    run killed part way resumes in every group; once all are merged, the whole sweep's files
+    replace the groups'. ``run_on_gpus``: :func:`apsp_kernels.multi_gpu.run_on_gpus` on a local
+    CUDA cluster unless given (tests run the groups in this process)."""
+    gpus = gpu.visible_gpus() if gpus is None else list(gpus)
+    groups = map_spread.groups(cfg, cells(cfg))
+    why = "" if run_on_gpus else multi_gpu.why_not_parallel(gpus, len(groups))
+    if why:
+        if len(gpus) > 1:
+            print(f"the method map runs on one GPU: {why}", flush=True)
+        return sweep(cfg, methods=methods, out_dir=out_dir)
+    reuse = reusable_runs(out_dir)
+    for g in groups:
+        g.reuse = {k: r for k, r in reuse.items() if map_spread.series_of(r) in g.series}
+    start = time.perf_counter()
+
+    def on_start(g, gpu_id):
+        print(f"{g.name}: {g.graphs} graphs on GPU {gpu_id} ({time.perf_counter() - start:.0f} s)", flush=True)
+
+    def on_done(g, result):
+        how = f"failed: {type(result).__name__}: {result}" if isinstance(result, BaseException) else "done"
+        print(f"{g.name}: {how} ({time.perf_counter() - start:.0f} s)", flush=True)
+
+    work = functools.partial(sweep_group, out_dir=out_dir, methods=methods)
+    print(f"method map over {len(gpus)} GPUs in {len(groups)} groups of whole series, largest first: "
+          + ", ".join(g.name for g in groups), flush=True)
+    with host_cpu.shared_by_notebooks(tempfile.gettempdir()):  # the groups' host timings take turns
+        if run_on_gpus is None:
+            parts = multi_gpu.run_on_gpus(groups, work, gpus, multi_gpu.local_cuda_client,
+                                          on_start=on_start, on_done=on_done, on_error=lambda g, exc: exc)
+        else:
+            parts = run_on_gpus(groups, work, gpus, on_start=on_start, on_done=on_done)
+    failed = [f"{g.name} ({type(p).__name__}: {p})" for g, p in zip(groups, parts) if isinstance(p, BaseException)]
+    if failed:
+        raise RuntimeError(f"the method map's groups {', '.join(failed)} did not finish; what every group "
+                           f"measured is saved in {out_dir}: run the notebook again with reproduce --resume")
+    order = map_spread.cell_order(cfg)
+    out = Sweep(records=sorted((r for p in parts for r in p.records), key=order),
+                cells=sorted((c for p in parts for c in p.cells), key=order))
+    if out_dir is not None:
         save(out, out_dir)
+        map_spread.remove_parts(out_dir)
     return out
 
 # ------------------------------------------------------------------ the decision table
