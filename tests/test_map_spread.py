@@ -121,3 +121,32 @@ def test_reuse_reaches_only_the_group_of_the_series(monkeypatch, tmp_path):
     mm.sweep_on_gpus(CFG, out_dir=tmp_path, gpus=["0", "1"], methods=methods, run_on_gpus=recording)
     assert not again.calls
     assert seen["ring"] == {"ring"} and seen["random-d2-d8"] == {"random/d2", "random/d8"}
+
+
+def test_the_groups_go_through_dask_worker_processes(tmp_path):
+    """The Dask path end to end on CPU workers standing in for GPUs: the groups and their
+    sweeps pickle to worker processes and back (SciPy's reference method alone needs no GPU)."""
+    pytest.importorskip("distributed")
+    import contextlib
+
+    from apsp_kernels import multi_gpu
+    from apsp_kernels.distributed import cluster
+
+    @contextlib.contextmanager
+    def cpu_client(gpus):
+        client = cluster.local(cpu_workers=len(gpus), resources={multi_gpu.GPU_RESOURCE: 1},
+                               dashboard_address=None, set_as_default=False)
+        try:
+            yield client
+        finally:
+            cluster.close(client)
+
+    def on_dask(groups, work, gpus, on_start, on_done):
+        return multi_gpu.run_on_gpus(groups, work, gpus, cpu_client, on_start=on_start, on_done=on_done,
+                                     on_error=lambda g, exc: exc)
+
+    cfg = {**CFG, "sizes": (64, 128), "topologies": ("random", "ring")}
+    result = mm.sweep_on_gpus(cfg, out_dir=tmp_path, gpus=["0", "1"], methods=[], run_on_gpus=on_dask)
+    df = mm.frame(result.records)
+    assert len(df) == 2 * len(result.cells) and df["verified"].all()  # SciPy's sssp and apsp per graph
+    assert sorted(p.name for p in tmp_path.glob("records_*.csv")) == ["records_apsp.csv", "records_sssp.csv"]
