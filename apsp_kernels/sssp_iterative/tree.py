@@ -39,8 +39,11 @@ def tree_predecessors_rows(graph, dist, sources, out):
 
 
 def _scatter_min(xp, a, at, values):
-    if xp.__name__ == "numpy":  # the CPU tests stand NumPy in for CuPy
-        xp.minimum.at(a, at, values)
+    """``a[at] = min(a[at], values)`` with repeated indices (``minimum.at``: NumPy's, and CuPy's
+    from 12 on, where ``cupyx.scatter_min`` is deprecated; before that only cupyx has it)."""
+    at_once = getattr(xp.minimum, "at", None)
+    if at_once is not None:
+        at_once(a, at, values)
     else:
         import cupyx
         cupyx.scatter_min(a, at, values)
