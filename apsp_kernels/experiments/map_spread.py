@@ -8,7 +8,8 @@ densities in pairs of neighbours (``DENSITIES_PER_GROUP``). The groups go out la
 most graphs to build: a large cell's runs are bounded by the per-run cap), one per GPU at a time
 (:func:`apsp_kernels.multi_gpu.run_on_gpus`). Each group's sweep saves its records as it goes
 under its own name, ``records_<problem>@<group>.csv`` (``reproduce --resume`` keeps those as it
-keeps the whole sweep's), and the groups are merged back in the map's cell order.
+keeps the whole sweep's), and the groups are merged back in the map's cell order. A group's
+plans borrow only from its own series, and it keeps the profile's time budget on its own clock.
 """
 from __future__ import annotations
 
