@@ -123,9 +123,10 @@ def test_reuse_reaches_only_the_group_of_the_series(monkeypatch, tmp_path):
     assert seen["ring"] == {"ring"} and seen["random-d2-d8"] == {"random/d2", "random/d8"}
 
 
-def test_the_groups_go_through_dask_worker_processes(tmp_path):
-    """The Dask path end to end on CPU workers standing in for GPUs: the groups and their
-    sweeps pickle to worker processes and back (SciPy's reference method alone needs no GPU)."""
+def test_the_groups_go_through_dask_worker_processes(tmp_path, monkeypatch):
+    """The default path end to end, with CPU workers of a local Dask cluster standing in for the
+    GPUs' dask-cuda workers: the groups and their sweeps pickle to worker processes and back
+    (SciPy's reference method alone needs no GPU)."""
     pytest.importorskip("distributed")
     import contextlib
 
@@ -141,12 +142,10 @@ def test_the_groups_go_through_dask_worker_processes(tmp_path):
         finally:
             cluster.close(client)
 
-    def on_dask(groups, work, gpus, on_start, on_done):
-        return multi_gpu.run_on_gpus(groups, work, gpus, cpu_client, on_start=on_start, on_done=on_done,
-                                     on_error=lambda g, exc: exc)
-
+    monkeypatch.setattr(multi_gpu, "local_cuda_client", cpu_client)
+    monkeypatch.setattr(multi_gpu, "why_not_parallel", lambda gpus, jobs: "")
     cfg = {**CFG, "sizes": (64, 128), "topologies": ("random", "ring")}
-    result = mm.sweep_on_gpus(cfg, out_dir=tmp_path, gpus=["0", "1"], methods=[], run_on_gpus=on_dask)
+    result = mm.sweep_on_gpus(cfg, out_dir=tmp_path, gpus=["0", "1"], methods=[])
     df = mm.frame(result.records)
     assert len(df) == 2 * len(result.cells) and df["verified"].all()  # SciPy's sssp and apsp per graph
     assert sorted(p.name for p in tmp_path.glob("records_*.csv")) == ["records_apsp.csv", "records_sssp.csv"]
