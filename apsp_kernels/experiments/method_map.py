@@ -289,6 +289,7 @@ def sweep_on_gpus(cfg: dict, out_dir=None, gpus=None, methods=None, run_on_gpus=
         if len(gpus) > 1:
             print(f"the method map runs on one GPU: {why}", flush=True)
         return sweep(cfg, methods=methods, out_dir=out_dir)
+    gpu.free_pool()  # this process's cached blocks (the peaks' buffers) leave the first GPU to its group
     reuse = reusable_runs(out_dir)
     for g in groups:
         g.reuse = {k: r for k, r in reuse.items() if map_spread.series_of(r) in g.series}
