@@ -150,8 +150,9 @@ def run_line(run: dict) -> str:
         parts.append(started[:16].replace("T", " ") + " UTC")
     if "seconds" in run:
         parts.append(f"{float(run['seconds']):.0f} s")
-    if run.get("side_by_side"):
-        parts.append(run["side_by_side"])
+    for note in ("side_by_side", "spread"):  # the runner's, and a notebook's own over the host's GPUs
+        if run.get(note):
+            parts.append(run[note])
     return " · ".join(parts)
 
 

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from apsp_kernels import report
+from apsp_kernels import gallery, report
 from apsp_kernels.experiments import map_spread
 from apsp_kernels.experiments import method_map as mm
 from test_method_map import DENSE, SSSP, FakeTimer, Killed
@@ -69,6 +69,9 @@ def test_spread_sweep_measures_what_the_plain_sweep_does_and_merges_in_cell_orde
     assert [(c["n"], c["topology"]) for c in spread.cells] == [(c["n"], c["topology"]) for c in whole.cells]
     assert sorted(p.name for p in tmp_path.glob("records_*.csv")) == ["records_apsp.csv", "records_sssp.csv"]
     assert len(pd.read_csv(tmp_path / "records_apsp.csv")) == sum(r.experiment == "apsp" for r in whole.records)
+    spread_note = report.read_run(tmp_path)["spread"]  # run.json says how it ran; the gallery shows it
+    assert "3 groups" in spread_note and "GPUs 0, 1" in spread_note and "took turns" in spread_note
+    assert spread_note in gallery.run_line(report.read_run(tmp_path))
 
 
 def test_one_gpu_runs_the_plain_sweep(monkeypatch, tmp_path, capsys):

@@ -309,6 +309,11 @@ def sweep_on_gpus(cfg: dict, out_dir=None, gpus=None, methods=None, run_on_gpus=
                                            on_error=lambda g, exc: exc)
     with host_cpu.shared_by_notebooks(tempfile.gettempdir()):  # the groups' host timings take turns
         parts = run(groups, work, gpus, on_start=on_start, on_done=on_done)
+    if out_dir is not None:
+        report.write_run_info(out_dir, spread=(
+            f"the sweep in {len(groups)} groups of whole series over GPUs {', '.join(gpus)}, one group per GPU "
+            "at a time; their host-clock timings (SciPy's reference line) and oracle runs took turns on the "
+            "host's CPU lock (apsp_kernels.host_cpu)"))
     failed = [f"{g.name} ({type(p).__name__}: {p})" for g, p in zip(groups, parts) if isinstance(p, BaseException)]
     if failed:
         raise RuntimeError(f"the method map's groups {', '.join(failed)} did not finish; what every group "
