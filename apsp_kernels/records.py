@@ -64,7 +64,7 @@ class Record:
                 setattr(self, name, json.dumps(value, sort_keys=True, default=str))
         if not self.device:
             info = gpu.device_info()
-            self.device = info["device"] if self.timing_scope != "cpu" else cpu_name()
+            self.device = this_device(self.timing_scope)
             self.driver = info["driver"]
             self.cupy_version = info["cupy"]
         self.git_commit = self.git_commit or git_commit()
@@ -110,6 +110,12 @@ def git_commit() -> str:
     except Exception:
         pass
     return ""
+
+
+def this_device(timing_scope: str) -> str:
+    """The device a record of ``timing_scope`` made in this process names: the host CPU for a
+    CPU-timed run, else the GPU (one rule for new records and for a resume's check of old ones)."""
+    return cpu_name() if timing_scope == "cpu" else gpu.device_info()["device"]
 
 
 @functools.lru_cache(maxsize=1)

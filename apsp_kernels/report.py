@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import code_identity, gpu, provenance
-from .records import Record, cpu_name, from_csv, read_json, to_frame, write_atomic, write_csv, write_json
+from .records import Record, from_csv, read_json, this_device, to_frame, write_atomic, write_csv, write_json
 from .verdicts import VERDICT_COLUMNS
 
 PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
@@ -120,9 +120,7 @@ def reusable(out_dir, experiment: str, partial: bool = False) -> list[Record] | 
 
 def measured_elsewhere(records: list[Record]) -> list[str]:
     """The devices (GPU, or CPU for CPU-timed rows) of ``records`` that are not this process's."""
-    here = {"gpu": gpu.device_info()["device"], "cpu": cpu_name()}
-    return sorted({r.device for r in records
-                   if r.device != here["cpu" if r.timing_scope == "cpu" else "gpu"]})
+    return sorted({r.device for r in records if r.device != this_device(r.timing_scope)})
 
 
 def resumable(out_dir) -> dict:

@@ -305,8 +305,7 @@ def sweep_on_gpus(cfg: dict, out_dir=None, gpus=None, methods=None, run_on_gpus=
     work = functools.partial(sweep_group, out_dir=out_dir, methods=methods)
     print(f"method map over {len(gpus)} GPUs in {len(groups)} groups of whole series, largest first: "
           + ", ".join(g.name for g in groups), flush=True)
-    run = run_on_gpus or functools.partial(multi_gpu.run_on_gpus, make_client=multi_gpu.local_cuda_client,
-                                           on_error=lambda g, exc: exc)
+    run = run_on_gpus or functools.partial(multi_gpu.run_on_gpus, make_client=multi_gpu.local_cuda_client)
     with host_cpu.shared_by_notebooks(tempfile.gettempdir()):  # the groups' host timings take turns
         parts = run(groups, work, gpus, on_start=on_start, on_done=on_done)
     if out_dir is not None:
