@@ -138,13 +138,8 @@ def _arrays(h):
 def assert_one_result_for_one_thread_or_all(g):
     """The rounds' hierarchy of ``g`` on one thread equals the one on every thread, array by array;
     returns it."""
-    threads = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = contraction.contract(g, parallel=True)
-    finally:
-        numba.set_num_threads(threads)
-    every = contraction.contract(g, parallel=True)
+    one = contraction.contract(g, parallel=True, n_threads=1)
+    every = contraction.contract(g, parallel=True, n_threads=numba.get_num_threads())
     assert one.shortcuts == every.shortcuts
     for a, b in zip(_arrays(one), _arrays(every)):
         np.testing.assert_array_equal(a, b)
@@ -153,6 +148,25 @@ def assert_one_result_for_one_thread_or_all(g):
 
 def test_one_result_for_any_thread_count():
     assert assert_one_result_for_one_thread_or_all(generators.road_like(20000, 48000, seed=11)).shortcuts > 0
+
+
+def test_the_contraction_runs_on_its_own_thread_count_and_restores_numbas(monkeypatch):
+    import contextlib
+    asked = []
+
+    @contextlib.contextmanager
+    def recorded(k):
+        asked.append(k)
+        yield
+
+    monkeypatch.setattr(contraction, "MAX_THREADS", 1)
+    before = numba.get_num_threads()
+    contraction.contract(generators.road_like(500, 1200, seed=3))
+    assert numba.get_num_threads() == before
+    monkeypatch.setattr(contraction, "numba_threads", recorded)
+    contraction.contract(generators.road_like(500, 1200, seed=3))
+    contraction.contract(generators.road_like(500, 1200, seed=3), n_threads=2)
+    assert contraction.threads() == 1 and asked == [1, 2]
 
 
 def test_many_new_arcs_on_one_head_and_rounds_that_add_none():
@@ -217,8 +231,8 @@ def test_the_contraction_timer_reports_both_orders(tmp_path):
     from apsp_kernels.experiments import contraction_time
     g = generators.road_like(3000, 7000, seed=15)
     rows = contraction_time.measure([g], threads=[1, None], repeats=2, log=lambda _: None)
-    assert [(r["order"], r["threads"]) for r in rows] == [("heap", 1), ("rounds", 1), ("heap", numba.get_num_threads()),
-                                                          ("rounds", numba.get_num_threads())]
+    own = contraction.threads()
+    assert [(r["order"], r["threads"]) for r in rows] == [("heap", 1), ("rounds", 1), ("heap", own), ("rounds", own)]
     for r in rows:
         h = contraction.contract(g, parallel=r["order"] == "rounds")
         assert (r["levels"], r["shortcuts"]) == (h.levels, h.shortcuts) and 0 < r["best_s"] <= r["median_s"]

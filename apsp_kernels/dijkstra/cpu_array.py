@@ -14,18 +14,16 @@ paper's 0), so ``dist[u] + a[u, v]`` needs no "is there an edge" test.
 """
 from __future__ import annotations
 
-import contextlib
 import mmap
 import os
 import weakref
-from pathlib import Path
 
 import numba
 import numpy as np
 from numba import prange
 
 from ..errors import InputError
-from ..host import host_available_bytes
+from ..host import host_available_bytes, max_threads, numba_threads
 from ..numba_cache import njit
 from ..solver import Solution, Solver
 
@@ -48,41 +46,6 @@ def require_host_memory(nbytes: int, what: str) -> None:
         raise HostMemoryError(f"{what} needs {nbytes / 2**30:.2f} GiB of host memory but only "
                               f"{avail / 2**30:.2f} GiB is available ({HOST_HEADROOM:.0%} may be used); "
                               f"use a smaller graph or a machine with more RAM")
-
-
-def usable_cores() -> int:
-    """CPUs this process may run on: its affinity mask, lowered by a cgroup CPU quota if any."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
-        if quota != "max":
-            cores = min(cores, max(1, -(-int(quota) // int(period))))
-    except (OSError, ValueError):
-        pass
-    return cores
-
-
-def max_threads() -> int:
-    """Threads for "every core": the usable cores, at most NUMBA_NUM_THREADS.
-
-    More threads than cores would make every one of the N barriers of a run wait for a
-    descheduled thread.
-    """
-    return max(1, min(int(numba.config.NUMBA_NUM_THREADS), usable_cores()))
-
-
-@contextlib.contextmanager
-def numba_threads(k: int):
-    """Run numba parallel regions with ``k`` threads inside the block."""
-    old = numba.get_num_threads()
-    numba.set_num_threads(k)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
 
 
 # --------------------------------------------------------------- adjacency matrix

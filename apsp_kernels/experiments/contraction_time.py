@@ -37,37 +37,35 @@ def warm_up(parallel=(True,)) -> float:
 
 
 def host_threads() -> str:
-    """numba's threading layer and thread count (after a parallel region ran), for the logs: the
-    rounds' many short parallel regions cost far more on some layers than on others."""
+    """numba's threading layer and the contraction's thread count (after a parallel region ran), for
+    the logs: the rounds' many short parallel regions cost far more on some layers than on others."""
     try:
         layer = numba.threading_layer()
     except ValueError:  # no parallel region has run in this process yet
         layer = "not chosen yet"
-    return f"numba threading layer {layer}, {numba.get_num_threads()} threads"
+    return (f"numba threading layer {layer}; contraction on {contraction.threads()} threads "
+            f"(at most {contraction.MAX_THREADS}; {numba.get_num_threads()} for numba's other work)")
 
 
 def measure(graphs, threads=(None,), repeats=5, log=print) -> list[dict]:
-    """One row per graph, order (heap, rounds) and thread count (None: numba's current one)."""
+    """One row per graph, order (heap, rounds) and thread count (None: the contraction's own, contraction.threads())."""
     warm_up(parallel=(False, True))
     log(host_threads())
-    rows, before = [], numba.get_num_threads()
-    try:
-        for g in graphs:
-            g = g if not isinstance(g, str) else datasets.load_or_stand_in(g)
-            for t in threads:
-                numba.set_num_threads(t or before)
-                for order, parallel in (("heap", False), ("rounds", True)):
-                    ms, h = timing.time_host(lambda: contraction.contract(g, parallel=parallel), repeats)
-                    seconds = [each / 1e3 for each in ms]
-                    rows.append({"graph": g.name, "order": order, "threads": numba.get_num_threads(),
-                                 "best_s": min(seconds), "median_s": statistics.median(seconds),
-                                 "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts,
-                                 "threading_layer": numba.threading_layer()})
-                    r = rows[-1]
-                    log(f"{r['graph']} {order:6s} {r['threads']:3d} threads: best {r['best_s']:.3f} s, median "
-                        f"{r['median_s']:.3f} s ({repeats} runs); {h.levels} levels, {h.shortcuts:,} shortcuts")
-    finally:
-        numba.set_num_threads(before)
+    rows = []
+    for g in graphs:
+        g = g if not isinstance(g, str) else datasets.load_or_stand_in(g)
+        for t in threads:
+            t = t or contraction.threads()
+            for order, parallel in (("heap", False), ("rounds", True)):
+                ms, h = timing.time_host(lambda: contraction.contract(g, parallel=parallel, n_threads=t), repeats)
+                seconds = [each / 1e3 for each in ms]
+                rows.append({"graph": g.name, "order": order, "threads": t,
+                             "best_s": min(seconds), "median_s": statistics.median(seconds),
+                             "repeats": repeats, "levels": h.levels, "shortcuts": h.shortcuts,
+                             "threading_layer": numba.threading_layer()})
+                r = rows[-1]
+                log(f"{r['graph']} {order:6s} {r['threads']:3d} threads: best {r['best_s']:.3f} s, median "
+                    f"{r['median_s']:.3f} s ({repeats} runs); {h.levels} levels, {h.shortcuts:,} shortcuts")
     return rows
 
 

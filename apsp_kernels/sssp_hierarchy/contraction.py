@@ -23,11 +23,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..host import max_threads, numba_threads
 
 MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction would not pay
 # the rounds (.rounds), NY on the 32 cores of a 2 x H100 host (experiments.contraction_time, best of 3):
 # 0.31 s against the heap order's 1.93 s; on one thread 2.49 s against 2.10 s
 PARALLEL = True
+# threads at most: NY on a 64-core 4 x H100 host took 0.277 s on 32 threads against 0.318 s on 64 (BAY
+# 0.18 against 0.24 s); the rounds' many short parallel regions each wait for their slowest thread, and on
+# every core of a host busy with other work, or freshly started, NY took 14-37 s instead of 0.3-0.4 s
+MAX_THREADS = 32
+
+
+def threads() -> int:
+    """The numba threads :func:`contract` runs on: the cores this process may use, at most
+    ``MAX_THREADS`` (and NUMBA_NUM_THREADS)."""
+    return min(MAX_THREADS, max_threads())
 
 
 @dataclass
@@ -49,12 +60,19 @@ class Hierarchy:
         return len(self.level_ptr) - 1
 
 
-def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC, parallel: bool | None = None) -> Hierarchy:
+def contract(graph, max_shortcuts_per_arc: int = MAX_SHORTCUTS_PER_ARC, parallel: bool | None = None,
+             n_threads: int | None = None) -> Hierarchy:
     """The hierarchy of ``graph`` (non-negative weights); InputError when contraction would add
     more than ``max_shortcuts_per_arc`` shortcuts per arc (a graph far from road-like).
     ``parallel``: contract in parallel rounds (:mod:`.rounds`) instead of one vertex at a time
-    in heap order (:mod:`.elimination`); None: ``PARALLEL``. Both are exact and deterministic;
-    their orders, levels and shortcuts differ."""
+    in heap order (:mod:`.elimination`); None: ``PARALLEL``. Both are exact and deterministic
+    (the same hierarchy on any number of threads); their orders, levels and shortcuts differ.
+    ``n_threads``: numba threads of the parallel parts; None: :func:`threads`."""
+    with numba_threads(n_threads or threads()):
+        return _contract(graph, max_shortcuts_per_arc, parallel)
+
+
+def _contract(graph, max_shortcuts_per_arc: int, parallel: bool | None) -> Hierarchy:
     from .elimination import by_level, eliminate  # numba: compiled on first use, cached on disk
 
     n = graph.n
