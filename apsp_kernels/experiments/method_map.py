@@ -79,8 +79,8 @@ def config(profile: str) -> dict:
         "budget_s": choose(profile, smoke=120.0, default=360.0, paper=3600.0),
         # a method this many times slower than a cell's winner leaves its series, from this n on
         # (below it launches and set-up decide, not the work that grows with n); the paper profile
-        # too: timing every method up to its 5 s cap at every size outgrew a device call's 10
-        # minutes on each of four GPUs, and a method that far behind cannot win the next sizes
+        # too: a method that far behind cannot win the next sizes, and timing every one up to its
+        # 5 s cap at every size took a group of series 40 s a cell already at n = 2048 (H200)
         "dominated_x": choose(profile, smoke=math.inf, default=16.0),
         "dominated_from_n": 1024,
         "oracle_arcs": choose(profile, smoke=1 << 20, default=1 << 24, paper=1 << 26),
