@@ -116,6 +116,37 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert np.allclose(again.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
 
 
+def _worker_log_filtered():
+    import logging
+    log = logging.getLogger("distributed.worker")
+    record = lambda msg: logging.LogRecord("distributed.worker", logging.ERROR, __file__, 0, msg, None, None)
+    return (log.filter(record("Failed to communicate with scheduler during heartbeat.")),
+            log.filter(record("Compute Failed")))
+
+
+def test_closing_a_local_cluster_quiets_only_the_heartbeats_its_scheduler_ends():
+    c = cluster.local(cpu_workers=2)
+    try:
+        before = set(map(tuple, c.run(_worker_log_filtered).values()))
+        c.run(cluster._expect_scheduler_to_go)
+        after = set(map(tuple, c.run(_worker_log_filtered).values()))
+    finally:
+        cluster.close(c)
+    assert {bool(a) for a, _ in before} == {True} and after == {(False, True)}  # other errors still log
+
+
+def test_close_warns_the_workers_before_the_scheduler_goes():
+    from types import SimpleNamespace
+    done = []
+    own = SimpleNamespace(close=lambda: done.append("cluster"))
+    fake = SimpleNamespace(cluster=own, run=lambda fn: done.append(fn.__name__), close=lambda: done.append("client"))
+    cluster.close(fake)
+    assert done == ["_expect_scheduler_to_go", "client", "cluster"]
+    done.clear()
+    cluster.close(SimpleNamespace(cluster=None, run=lambda fn: done.append("run"), close=lambda: done.append("client")))
+    assert done == ["client"]  # a client of someone else's cluster: its workers are not ours to quiet
+
+
 def test_a_closed_clients_graph_is_let_go(client, monkeypatch):
     from types import SimpleNamespace
     closed = SimpleNamespace(status="closed")
