@@ -409,3 +409,23 @@ def test_speed_verdict_against_the_authors_h100_code_is_judged_only_on_that_gpu(
     elsewhere = exp.speed_verdict(speed("NVIDIA H200"))
     assert elsewhere["holds"] is None and "measured on NVIDIA H200, so not judged" in elsewhere["note"]
     assert "n=8192: 400.0 ms (0.91x)" in elsewhere["measured"]
+
+
+def test_the_table2_pilot_says_why_it_is_not_checked_and_what_is(monkeypatch):
+    from apsp_kernels.records import Record
+    g = generators.k_regular_digraph(64, 3, seed=1, w_low=1, w_high=30, dtype=np.int32, name="gnutella04")
+
+    def fake_run(name, graph, cfg, experiment, *, params=None, verify=True, sources=None, **kw):
+        return Record(paper="bodra", experiment=experiment, method=name, graph=graph.name, n=graph.n, m=graph.m,
+                      params=params or {}, time_ms_median=1000.0, time_ms_min=1000.0, repeats=1,
+                      timing_scope="cpu" if name == "dijkstra_serial" else "kernel", verified=verify,
+                      verify_scope="checked" if verify else "not checked")
+
+    monkeypatch.setattr(exp, "p2p_graph", lambda name, cfg: g)
+    monkeypatch.setattr(exp, "_run", fake_run)
+    cfg = {**exp.config("default"), "dijkstra_pilot": 8, "dijkstra_budget_s": 1.0}
+    by_experiment = {r.experiment: r for r in exp.table2(cfg)}
+    assert set(by_experiment) == {"table2_pilot", "table2", "table2_check"}  # bound 8 s > budget: check run
+    pilot = by_experiment["table2_pilot"]
+    assert not pilot.verified and pilot.verify_scope.startswith("not checked: a pilot of the first 8 extract-min")
+    assert by_experiment["table2_check"].verified
