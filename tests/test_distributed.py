@@ -133,6 +133,14 @@ def test_closing_a_local_cluster_quiets_only_the_heartbeats_its_scheduler_ends()
     finally:
         cluster.close(c)
     assert {bool(a) for a, _ in before} == {True} and after == {(False, True)}  # other errors still log
+    threads = cluster.local(cpu_workers=1, processes=False)  # workers in this process: one filter, however often
+    try:
+        for _ in range(3):
+            threads.run(cluster._expect_scheduler_to_go)
+        log = __import__("logging").getLogger("distributed.worker")
+        assert sum(isinstance(f, cluster._SchedulerGoing) for f in log.filters) == 1
+    finally:
+        cluster.close(threads)
 
 
 def test_close_warns_the_workers_before_the_scheduler_goes():

@@ -86,7 +86,9 @@ class _SchedulerGoing(logging.Filter):
 
 
 def _expect_scheduler_to_go() -> None:
-    logging.getLogger("distributed.worker").addFilter(_SchedulerGoing())
+    log = logging.getLogger("distributed.worker")
+    if not any(isinstance(f, _SchedulerGoing) for f in log.filters):  # once (workers in this process)
+        log.addFilter(_SchedulerGoing())
 
 
 def connect(address: str):
