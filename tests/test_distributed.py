@@ -1,6 +1,7 @@
 """All sources on a Dask cluster (apsp_kernels.distributed) with CPU workers: reductions against
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
+import logging
 import sys
 import types
 import warnings
@@ -117,7 +118,6 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
 
 
 def _worker_log_filtered():
-    import logging
     log = logging.getLogger("distributed.worker")
     record = lambda msg: logging.LogRecord("distributed.worker", logging.ERROR, __file__, 0, msg, None, None)
     return (log.filter(record("Failed to communicate with scheduler during heartbeat.")),
@@ -137,7 +137,7 @@ def test_closing_a_local_cluster_quiets_only_the_heartbeats_its_scheduler_ends()
     try:
         for _ in range(3):
             threads.run(cluster._expect_scheduler_to_go)
-        log = __import__("logging").getLogger("distributed.worker")
+        log = logging.getLogger("distributed.worker")
         assert sum(isinstance(f, cluster._SchedulerGoing) for f in log.filters) == 1
     finally:
         cluster.close(threads)

@@ -201,7 +201,7 @@ def run(name: str, g, experiment: str, cfg: dict, params: dict | None = None,
 
     if cfg.get("long_run_s") and repeats > 1:
         rec = timed(1, 0)  # kept when long, else the warm-up of the repeats
-        if rec.time_ms_median is not None and not too_long(rec, repeats, plan["scale"], cfg["long_run_s"]):
+        if not rec.skipped and not too_long(rec, repeats, plan["scale"], cfg["long_run_s"]):
             rec = timed(repeats, 0)
     else:
         rec = timed(repeats, warmup)
