@@ -243,14 +243,25 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     return info
 
 
+# No widget frontend watches a headless run: tqdm.auto falls back to its text bar, which is what
+# the executed notebook should hold, but first warns into the cell that ipywidgets is missing.
+HEADLESS_WARNINGS = ("ignore:IProgress not found",)
+
+
 def ipc_kernel_manager(folder: str):
-    """A kernel manager whose kernel talks over Unix sockets in ``folder``: the kernel is local,
-    and over TCP ipykernel prints a warning about unencrypted traffic into every headless run."""
+    """A kernel manager for headless runs: the kernel talks over Unix sockets in ``folder`` (it is
+    local, and over TCP ipykernel prints a warning about unencrypted traffic into every run), and
+    ignores the warnings in ``HEADLESS_WARNINGS``, which only a frontend could act on."""
     from jupyter_client.manager import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
         def __init__(self, **kwargs):
             super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
+
+        async def start_kernel(self, **kwargs):
+            env = dict(kwargs.pop("env", None) or os.environ)
+            env["PYTHONWARNINGS"] = ",".join(filter(None, [env.get("PYTHONWARNINGS"), *HEADLESS_WARNINGS]))
+            return await super().start_kernel(env=env, **kwargs)
 
     return IPCKernelManager
 

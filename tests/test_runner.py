@@ -1,6 +1,7 @@
 """The notebook runner (apsp_kernels.reproduce) on tiny notebooks, with papermill and real kernels:
 in turn, at once on (fake) GPUs through Dask, and the paper profile's own folder."""
 import dataclasses
+import importlib.util
 import json
 import os
 import shutil
@@ -47,11 +48,22 @@ def test_runs_a_notebook_into_results(tmp_path):
 
 
 def test_a_headless_run_prints_no_kernel_warnings(tmp_path, capfd):
-    """The kernel inherits this process's stderr: over TCP ipykernel warned there on every run."""
-    assert run(TINY.parent, tmp_path / "results", "tiny_notebook") == 0
+    """The kernel inherits this process's stderr: over TCP ipykernel warned there on every run; and
+    a progress bar (tqdm.auto) without ipywidgets warned into its cell before falling back to text."""
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    nb = nbformat.read(TINY, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "from apsp_kernels import report\nfor _ in report.progress(range(3), 'sweep'):\n    pass"))
+    nbformat.write(nb, notebooks / TINY.name)
+    assert run(notebooks, tmp_path / "results", "tiny_notebook") == 0
     err = capfd.readouterr().err
     assert "IPKernelApp" not in err and "WARNING" not in err, err
-    assert not list(TINY.parent.glob("kernel*")), "kernel sockets left beside the notebook"
+    assert not list(notebooks.glob("kernel*")), "kernel sockets left beside the notebook"
+    executed = nbformat.read(tmp_path / "results" / "tiny_notebook" / TINY.name, as_version=4)
+    streams = "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+    assert "sweep" in streams or importlib.util.find_spec("ipywidgets")  # the bar ran (as text here)
+    assert "Warning" not in streams, streams
 
 
 def test_list_and_unknown_names(tmp_path, capsys):
