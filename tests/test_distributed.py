@@ -111,6 +111,11 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert np.allclose(run.reductions.per_vertex["closeness"], one.per_vertex["closeness"])
     assert np.allclose(run.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
     assert run.reductions.summary() == one.summary()
+    # the wall time, split: each worker's seconds in its blocks, the client's merge, the rest
+    assert set(run.worker_seconds) <= set(client.scheduler_info()["workers"]) and run.worker_seconds
+    assert sum(run.worker_seconds.values()) == pytest.approx(sum(run.block_seconds))
+    assert 0 < run.merge_s < run.seconds
+    assert run.outside_blocks_s == pytest.approx(run.seconds - max(run.worker_seconds.values()))
     # a rerun finds every block committed and submits nothing
     again = all_sources(g, client, block_size=16, bins=BINS, store=tmp_path / "rows", progress=False)
     assert again.statuses == {"resumed": 10}

@@ -25,6 +25,20 @@ def test_bound_note_says_when_it_cannot_tell():
     assert "neither" in sc.bound_note(rec, g, copy_bytes_per_s=0)
 
 
+def test_the_scaling_note_splits_each_full_run_into_the_busiest_worker_and_the_rest():
+    g, two = _record({"busiest_worker_s": 0.99, "outside_blocks_s": 0.077, "client_merge_s": 0.031}, ms=1067.0)
+    assert sc.where_the_time_went(two) == ("2 workers: 1.067 s = busiest worker's blocks 0.990 s + 0.077 s "
+                                           "outside them (client merge 0.031 s)")
+    one = Record(**{**two.__dict__, "params": '{"workers": 1}', "time_ms_median": 1987.0,
+                    "stats": '{"busiest_worker_s": 1.9, "outside_blocks_s": 0.087, "client_merge_s": 0.05}'})
+    cpu = Record(**{**two.__dict__, "experiment": "road_reductions_cpu", "params": '{"workers": 64}',
+                    "time_ms_median": 1e6})
+    (verdict, _), = [sc.verdicts({"g": g}, [one, two], [cpu], [one], {"gpus": 2, "bulk_m": 1, "bulk_n": 1},
+                                 unit="GPUs")[:2]]
+    assert "1 worker: 1.987 s = busiest worker's blocks 1.900 s + 0.087 s" in verdict["note"]
+    assert "2 workers: 1.067 s" in verdict["note"] and verdict["holds"] is False  # 1.86x
+
+
 def _bulk(workers, ms, kernel_ms, seconds, warm=()):
     return Record(paper="scale", experiment="bulk", method="bulk_single", graph="16384 x 4-regular n=1024",
                   n=1024, m=4096, params={"workers": workers}, time_ms_median=ms, verify_scope="2 of 16384",

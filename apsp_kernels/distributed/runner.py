@@ -81,6 +81,14 @@ class Run:
     stats: list = field(default_factory=list)
     preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
     block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
+    worker_seconds: dict = field(default_factory=dict)  # worker -> seconds inside its blocks' tasks
+    merge_s: float = 0.0  # client seconds merging the blocks' reductions
+
+    @property
+    def outside_blocks_s(self) -> float:
+        """Wall seconds beyond the busiest worker's blocks: scheduling, transfers, the client's
+        merge and the tail, the part of a run that more workers do not shorten."""
+        return max(self.seconds - max(self.worker_seconds.values(), default=0.0), 0.0)
 
 
 def free_disk(path: Path) -> int:
@@ -207,14 +215,17 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                              edges, str(p["store"]) if p["store"] else None, pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                for b in todo]
-    seconds, stats = [], []
+    seconds, stats, busy, merge_s = [], [], {}, 0.0
     try:
         for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
             if acc is not None:
+                t0 = time.perf_counter()
                 acc.add(res["start"], res["partial"])
+                merge_s += time.perf_counter() - t0
             seconds.append(res["seconds"])
             stats.append(res["stats"])
+            busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
     except BaseException:
         client.cancel(futures)
         raise
@@ -223,7 +234,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"])
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], busy, merge_s)
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

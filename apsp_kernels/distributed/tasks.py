@@ -33,7 +33,8 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
         saved = store.partial(block.id)
         if edges is None or saved is not None:
             return {"block": block.id, "start": block.start, "partial": saved,
-                    "status": "already committed", "seconds": time.perf_counter() - started, "stats": {}}
+                    "status": "already committed", "seconds": time.perf_counter() - started, "stats": {},
+                    "worker": worker_name()}
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
     dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
     partial = reductions.block_partial(dist, inf, ids, edges) if edges is not None else None
@@ -44,7 +45,16 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     if on_gpu:
         _sync()
     return {"block": block.id, "start": block.start, "partial": partial, "status": status,
-            "seconds": time.perf_counter() - started, "stats": _plain(stats)}
+            "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
+
+
+def worker_name() -> str:
+    """The Dask worker running this task (its address), or "local" outside a worker."""
+    try:
+        from distributed import get_worker
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "local"
 
 
 def _sync():

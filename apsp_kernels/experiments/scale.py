@@ -158,6 +158,8 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
             extra=None) -> Record:
     stats = {"blocks": run.blocks, "workers": run.workers, "statuses": run.statuses,
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
+             "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
+             "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
              **(extra or {})}
     solver_stats = [s for s in run.stats if s]
     for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
@@ -321,6 +323,15 @@ def scaling_table(records) -> pd.DataFrame:
     return df
 
 
+def where_the_time_went(rec: Record) -> str:
+    """A run's wall time split into the busiest worker's blocks and the rest (scheduling,
+    transfers, the client's merge, the tail): the rest is what more workers do not shorten."""
+    workers = rec.param("workers")
+    return (f"{workers} worker{'s' * (workers != 1)}: {rec.time_ms_median / 1e3:.3f} s = busiest worker's "
+            f"blocks {rec.stat('busiest_worker_s'):.3f} s + {rec.stat('outside_blocks_s'):.3f} s outside them "
+            f"(client merge {rec.stat('client_merge_s'):.3f} s)")
+
+
 def bulk_scaling_note(one: Record, many: Record) -> str:
     """The bulk verdict's note: kernel-time scaling beside the wall-time one, and a warning when
     the wall-time speed-up exceeds the worker count (time lost outside the kernels, which the
@@ -385,6 +396,8 @@ def verdicts(roads: dict, records, cpu_records, bulk, cfg: dict, unit: str | Non
     for g, one, many, cpu in road_runs(roads, records, cpu_records, cfg):
         speedup = one.time_ms_median / many.time_ms_median
         note = "; ".join(x for x in (one.extrapolation, many.extrapolation) if x) or "both full runs"
+        note += "; " + "; ".join(where_the_time_went(r) for r in (one, many)
+                           if r.stat("busiest_worker_s") and not r.extrapolated)
         goal = ROAD_SCALING_GOAL
         out.append(dict(claim=f"{g.name}: {cfg['gpus']} {unit} >= {goal:g}x one", published=f">= {goal:g}x",
                         measured=f"{speedup:.2f}x (efficiency {speedup / cfg['gpus']:.2f})", holds=speedup >= goal,
