@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import registry
+from apsp_kernels import generators, registry
+from apsp_kernels.errors import InputError
 from apsp_kernels.csgraph import auto
 from apsp_kernels.experiments import method_map as mm
 from apsp_kernels.profiles import PROFILES
@@ -108,6 +109,32 @@ def test_sssp_based_all_pairs_samples_sources_and_labels_the_extrapolation():
     assert tiny.k == cfg["min_sources"] and tiny.skip.startswith("predicted 0.2 s")
     one = mm.plan_run("sssp", True, True, [], n, m, cfg)
     assert one.k == 1 and one.sources[0] == order[0]
+
+
+def test_a_run_the_method_refuses_is_not_applicable_not_a_failure(monkeypatch):
+    """An InputError (SpmvSSSP asked for many sources, a float32 method on int32 path lengths past
+    2^24) is a limit the method states: its series stops, and the failures table leaves it out."""
+    g = generators.ring(64)
+    cfg = mm.config("smoke")
+
+    def refuse(method, graph, **kw):
+        raise InputError("SpmvSSSP is single-source; got 64 sources")
+
+    def crash(method, graph, **kw):
+        raise ValueError("boom")
+
+    plan = mm.plan_run("apsp", True, True, [], g.n, g.m, cfg)
+    recs = []
+    for fake in (refuse, crash):
+        monkeypatch.setattr(mm.timing, "run", fake)
+        recs.append(mm.run_planned(SSSP, "apsp", g, plan, cfg, {"series": "ring"}))
+    refused, crashed = recs
+    assert refused.skipped == "not applicable: SpmvSSSP is single-source; got 64 sources"
+    assert crashed.skipped == "error: ValueError: boom"
+    assert mm.ends_series(refused) and mm.ends_series(crashed)
+    df = mm.frame(recs)
+    assert list(mm.failures(df)["skipped"]) == ["error: ValueError: boom"]
+    assert mm.coverage(df)["skips"].iloc[0] in ("not applicable: 1, error: 1", "error: 1, not applicable: 1")
 
 
 def test_oracle_rows_follow_the_arc_budget():

@@ -115,7 +115,7 @@ def apsp_sweep(cfg) -> list[Record]:
         recs.append(rec)
         if np.isfinite(rec.time_ms_median):
             history.setdefault(method.key, []).append(mm.Point(gp.n, gp.m, gp.n, rec.time_ms_median))
-        elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
+        elif mm.ends_series(rec):
             failed[method.key] = f"skipped after n={n}: {rec.skipped}"
     return recs
 

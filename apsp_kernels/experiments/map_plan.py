@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import timing
+from ..errors import InputError
 from ..graph import Graph
 from ..records import Record, solved_fewer_sources
 from .map_space import FLOAT64_SERIES, PROBLEMS
@@ -133,6 +134,15 @@ def _skipped(method, problem, graph_name, n, m, why, cfg, extra) -> Record:
                   n=n, m=m, skipped=why, profile=cfg["profile"],
                   timing_scope="kernel" if method.gpu else "cpu", stats={"map": extra})
 
+NOT_APPLICABLE = "not applicable"  # a run the method refused with an InputError: a limit it states, not a failure
+
+
+def ends_series(rec: Record) -> bool:
+    """Whether a skipped run stops its series (larger graphs of it are not tried): an error, a
+    refusal (larger inputs are refused alike) or a lack of memory."""
+    return rec.skipped.startswith(("error", NOT_APPLICABLE)) or "memory" in rec.skipped.lower()
+
+
 def run_planned(method, problem: str, graph: Graph, plan: Plan, cfg: dict, extra: dict,
                 params=None) -> Record:
     """timing.run for one plan; an error of the method becomes a skipped record saying so."""
@@ -145,6 +155,9 @@ def run_planned(method, problem: str, graph: Graph, plan: Plan, cfg: dict, extra
                          repeats=plan.repeats, warmup=1 if method.gpu else 0,
                          verify_rows=plan.verify_rows, scale=plan.scale,
                          extrapolation=plan.extrapolation, profile=cfg["profile"])
+    except InputError as exc:  # the method declines this input (one source only, float32 rounding...)
+        why = f"{NOT_APPLICABLE}: {' '.join(str(exc).split())[:300]}"
+        return _skipped(method, problem, graph.name, graph.n, graph.m, why, cfg, extra)
     except Exception as exc:  # noqa: BLE001 - a map over every method records failures, it does not stop
         why = f"error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
         return _skipped(method, problem, graph.name, graph.n, graph.m, why, cfg, extra)

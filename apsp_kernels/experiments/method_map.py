@@ -49,8 +49,8 @@ from ..profiles import choose
 from ..records import Record, solved_fewer_sources
 from ..verdicts import Evidence
 from . import map_spread
-from .map_plan import (Plan, Point, dominated, int32_series, logged, nearest_series, oracle_rows,  # noqa: F401
-                       plan_run, predict_ms, run_planned, _skipped)
+from .map_plan import (Plan, Point, dominated, ends_series, int32_series, logged, nearest_series,  # noqa: F401
+                       oracle_rows, plan_run, predict_ms, run_planned, _skipped)
 from .map_roofline import (PEAK_UNITS, PRODUCT_SIZES, PRODUCT_VARIANT, UNIT_SCALE, csr_bytes,  # noqa: F401
                            dense_ceilings, measure_peaks, peaks_from_table, peaks_table, plot_roofline,
                            rate_summary, rates, relaxation_sweeps)
@@ -223,7 +223,7 @@ def sweep(cfg: dict, methods=None, clock=host_cpu.clock_without_waits, log=None,
                     stopped[key] = f"capped at n={g.n}: {rec.skipped}"
                     if problem == "sssp":
                         probe = plan.predicted_ms
-                elif rec.skipped.startswith("error") or "memory" in rec.skipped.lower():
+                elif ends_series(rec):
                     stopped[key] = f"skipped after n={g.n}: {rec.skipped}"
 
     todo = cells(cfg)
