@@ -26,9 +26,11 @@ def test_bound_note_says_when_it_cannot_tell():
 
 
 def test_the_scaling_note_splits_each_full_run_into_the_busiest_worker_and_the_rest():
-    g, two = _record({"busiest_worker_s": 0.99, "outside_blocks_s": 0.077, "client_merge_s": 0.031}, ms=1067.0)
+    g, two = _record({"busiest_worker_s": 0.99, "outside_blocks_s": 0.077, "client_merge_s": 0.031,
+                      "per_worker": [[0.99, 18], [0.93, 16]]}, ms=1067.0)
     assert sc.where_the_time_went(two) == ("2 workers: 1.067 s = busiest worker's blocks 0.990 s + 0.077 s "
-                                           "outside them (client merge 0.031 s)")
+                                           "outside them (client merge 0.031 s); per worker 0.990 s in 18 "
+                                           "blocks, 0.930 s in 16 blocks")
     one = Record(**{**two.__dict__, "params": '{"workers": 1}', "time_ms_median": 1987.0,
                     "stats": '{"busiest_worker_s": 1.9, "outside_blocks_s": 0.087, "client_merge_s": 0.05}'})
     cpu = Record(**{**two.__dict__, "experiment": "road_reductions_cpu", "params": '{"workers": 64}',

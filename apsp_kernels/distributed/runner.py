@@ -82,6 +82,7 @@ class Run:
     preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
     block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
     worker_seconds: dict = field(default_factory=dict)  # worker -> seconds inside its blocks' tasks
+    worker_blocks: dict = field(default_factory=dict)  # worker -> blocks it ran
     merge_s: float = 0.0  # client seconds merging the blocks' reductions
 
     @property
@@ -215,7 +216,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                              edges, str(p["store"]) if p["store"] else None, pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                for b in todo]
-    seconds, stats, busy, merge_s = [], [], {}, 0.0
+    seconds, stats, busy, ran, merge_s = [], [], {}, {}, 0.0
     try:
         for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
@@ -226,6 +227,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             seconds.append(res["seconds"])
             stats.append(res["stats"])
             busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
+            ran[res["worker"]] = ran.get(res["worker"], 0) + 1
     except BaseException:
         client.cancel(futures)
         raise
@@ -234,7 +236,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], busy, merge_s)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], busy, ran, merge_s)
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

@@ -160,6 +160,8 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
              "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
+             "per_worker": sorted(([round(s, 4), run.worker_blocks.get(w, 0)]
+                                   for w, s in run.worker_seconds.items()), reverse=True),
              **(extra or {})}
     solver_stats = [s for s in run.stats if s]
     for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
@@ -327,9 +329,10 @@ def where_the_time_went(rec: Record) -> str:
     """A run's wall time split into the busiest worker's blocks and the rest (scheduling,
     transfers, the client's merge, the tail): the rest is what more workers do not shorten."""
     workers = rec.param("workers")
+    each = ", ".join(f"{s:.3f} s in {b} blocks" for s, b in rec.stat("per_worker", []))
     return (f"{workers} worker{'s' * (workers != 1)}: {rec.time_ms_median / 1e3:.3f} s = busiest worker's "
             f"blocks {rec.stat('busiest_worker_s'):.3f} s + {rec.stat('outside_blocks_s'):.3f} s outside them "
-            f"(client merge {rec.stat('client_merge_s'):.3f} s)")
+            f"(client merge {rec.stat('client_merge_s'):.3f} s)" + (f"; per worker {each}" if each else ""))
 
 
 def bulk_scaling_note(one: Record, many: Record) -> str:
