@@ -39,6 +39,11 @@ def test_the_scaling_note_splits_each_full_run_into_the_busiest_worker_and_the_r
                                  unit="GPUs")[:2]]
     assert "1 worker: 1.987 s = busiest worker's blocks 1.900 s + 0.087 s" in verdict["note"]
     assert "2 workers: 1.067 s" in verdict["note"] and verdict["holds"] is False  # 1.86x
+    assert verdict["note"].startswith("both full runs; 1 worker: ")
+    sampled = Record(**{**one.__dict__, "extrapolated": True, "extrapolation": "timed 64 of 1024 sources"})
+    (verdict, _), = [sc.verdicts({"g": g}, [sampled, two], [cpu], [one], {"gpus": 2, "bulk_m": 1, "bulk_n": 1},
+                                 unit="GPUs")[:2]]
+    assert verdict["note"].startswith("timed 64 of 1024 sources; 2 workers: 1.067 s")  # the sample's split: not shown
 
 
 def _bulk(workers, ms, kernel_ms, seconds, warm=()):

@@ -74,8 +74,8 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
 def coverage(df: pd.DataFrame) -> pd.DataFrame:
     """Per method, problem and weight type: runs measured, verified, extrapolated, skipped (and why)."""
     def reasons(s):
-        kinds = s[s != ""].str.extract(r"^(error|not applicable|predicted|capped|graph not built|the sweep|skipped after"
-                                       r"|dominated|no CUDA)", expand=False).fillna("other")
+        kinds = s[s != ""].str.extract(r"^(error|not applicable|predicted|capped|graph not built|the sweep"
+                                       r"|skipped after|dominated|no CUDA)", expand=False).fillna("other")
         return ", ".join(f"{k}: {v}" for k, v in kinds.value_counts().items())
     g = df.groupby(["key", "problem", "dtype"])
     return pd.DataFrame({"measured": g["time_ms"].count(), "verified": g["ok"].sum(),

@@ -398,9 +398,9 @@ def verdicts(roads: dict, records, cpu_records, bulk, cfg: dict, unit: str | Non
     unit, out = unit or worker_unit(), []
     for g, one, many, cpu in road_runs(roads, records, cpu_records, cfg):
         speedup = one.time_ms_median / many.time_ms_median
-        note = "; ".join(x for x in (one.extrapolation, many.extrapolation) if x) or "both full runs"
-        note += "; " + "; ".join(where_the_time_went(r) for r in (one, many)
-                           if r.stat("busiest_worker_s") and not r.extrapolated)
+        how = [x for x in (one.extrapolation, many.extrapolation) if x] or ["both full runs"]
+        note = "; ".join(how + [where_the_time_went(r) for r in (one, many)
+                                if r.stat("busiest_worker_s") and not r.extrapolated])
         goal = ROAD_SCALING_GOAL
         out.append(dict(claim=f"{g.name}: {cfg['gpus']} {unit} >= {goal:g}x one", published=f">= {goal:g}x",
                         measured=f"{speedup:.2f}x (efficiency {speedup / cfg['gpus']:.2f})", holds=speedup >= goal,
