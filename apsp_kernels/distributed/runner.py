@@ -81,9 +81,21 @@ class Run:
     stats: list = field(default_factory=list)
     preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
     block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
-    worker_seconds: dict = field(default_factory=dict)  # worker -> seconds inside its blocks' tasks
-    worker_blocks: dict = field(default_factory=dict)  # worker -> blocks it ran
+    block_workers: list = field(default_factory=list)  # the worker of each of block_seconds
     merge_s: float = 0.0  # client seconds merging the blocks' reductions
+
+    @property
+    def worker_seconds(self) -> dict:
+        """Worker -> seconds inside its blocks' tasks."""
+        out: dict = {}
+        for w, s in zip(self.block_workers, self.block_seconds):
+            out[w] = out.get(w, 0.0) + s
+        return out
+
+    @property
+    def worker_blocks(self) -> dict:
+        """Worker -> blocks it ran."""
+        return {w: self.block_workers.count(w) for w in dict.fromkeys(self.block_workers)}
 
     @property
     def outside_blocks_s(self) -> float:
@@ -216,7 +228,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                              edges, str(p["store"]) if p["store"] else None, pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                for b in todo]
-    seconds, stats, busy, ran, merge_s = [], [], {}, {}, 0.0
+    seconds, stats, workers, merge_s = [], [], [], 0.0
     try:
         for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
@@ -226,8 +238,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 merge_s += time.perf_counter() - t0
             seconds.append(res["seconds"])
             stats.append(res["stats"])
-            busy[res["worker"]] = busy.get(res["worker"], 0.0) + res["seconds"]
-            ran[res["worker"]] = ran.get(res["worker"], 0) + 1
+            workers.append(res["worker"])
     except BaseException:
         client.cancel(futures)
         raise
@@ -236,7 +247,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], busy, ran, merge_s)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s)
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

@@ -160,8 +160,7 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
              "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
-             "per_worker": sorted(([round(s, 6), run.worker_blocks.get(w, 0)]
-                                   for w, s in run.worker_seconds.items()), reverse=True),
+             "per_worker": sorted(([s, run.worker_blocks[w]] for w, s in run.worker_seconds.items()), reverse=True),
              **(extra or {})}
     solver_stats = [s for s in run.stats if s]
     for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
