@@ -38,11 +38,21 @@ def test_targets_met_and_missed_with_ratios():
     phast = t.loc["SSSP from vertex 0 of NY, PHAST"]
     assert bool(phast["met"]) and np.isclose(phast["ratio"], 3.0) and "fast:sssp_worklist 6.00 ms" in phast["versus"]
     assert "397 levels, 1,892,506 shortcuts; the contraction (28.6 s on the host" in phast["note"]
+    assert "compiled" not in phast["note"]  # no compile_s in its stats
     assert t.loc["SSSP from vertex 0 of BAY", "measured"] == "not measured"
     assert "SSSP from vertex 0 of BAY, PHAST" not in t.index
     assert bool(t.loc["sparse APSP, okuyama random 4677 / 16K", "met"])
     f32 = t.loc["dense APSP float32, n = 16384"]
     assert np.isclose(f32["ratio"], 16384 ** 3 / 0.4 / 15e12) and not bool(f32["met"])
+
+
+def test_the_phast_note_names_numbas_compile_apart_from_the_contraction():
+    sssp = [rec("fast:sssp_worklist", "NY", 6.0), rec("liu:sssp_spmv", "NY", 12.0),
+            rec("fast:sssp_phast", "NY", 2.0, stats={"levels": 373, "shortcuts": 1981654, "preprocessing_s": 0.31,
+                                                     "compile_s": 41.2})]
+    note = pt.table([], sssp, PEAKS, []).set_index("target").loc["SSSP from vertex 0 of NY, PHAST", "note"]
+    assert ("the contraction (0.3 s on the host, once per graph; numba compiled it first, once per process, "
+            "in 41.2 s) is not in the time") in note
 
 
 def test_goals_in_milliseconds_are_judged_only_on_the_gpu_they_were_set_for():

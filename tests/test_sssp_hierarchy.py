@@ -1,6 +1,8 @@
 """The contraction hierarchy behind PHAST (apsp_kernels/sssp_hierarchy): exact distances from its
 two level sweeps (the host reference of phast.cu) against the oracle, levels that make every arc
 join two levels, and the refusal of graphs far from road-like."""
+import time
+
 import numpy as np
 import pytest
 
@@ -118,3 +120,27 @@ def test_in_arc_csr_by_counting_sorts_equals_a_lexsort():
         np.testing.assert_array_equal(srcs, s[by])
         np.testing.assert_array_equal(wts, w[by])
         assert srcs.dtype == np.int32 and wts.dtype == np.float32
+
+
+def test_numbas_compile_runs_before_the_contractions_clock(monkeypatch):
+    from apsp_kernels.sssp_hierarchy import layout
+    compiled = []
+
+    def slow_compile(dtype):  # as numba's first compile, with a cold on-disk cache (~40 s)
+        time.sleep(0.3)
+        compiled.append(np.dtype(dtype))
+        return 0.3
+    monkeypatch.setattr(layout, "compile_for", slow_compile)
+    g = generators.road_like(64, 180, seed=1, name="road-64")
+    contraction.compile_for(g.dtype)  # numba ready: the contraction itself takes milliseconds
+    h, seconds = layout.hierarchy_of(g)
+    assert compiled == [g.dtype] and seconds < 0.3 and h.levels > 0
+    assert layout.hierarchy_of(g) == (h, 0.0)
+
+
+def test_compile_for_compiles_once_per_dtype_and_keeps_the_seconds(monkeypatch):
+    monkeypatch.setattr(contraction, "COMPILE_SECONDS", {})
+    assert contraction.compile_seconds(np.float32) == 0.0
+    first = contraction.compile_for(np.float32)
+    assert first > 0 and contraction.compile_seconds(np.float32) == first
+    assert contraction.compile_for(np.float32) == 0.0 and contraction.compile_seconds(np.float64) == 0.0

@@ -63,8 +63,10 @@ def _hierarchy(rec: Record) -> str:
     stats = json.loads(rec.stats or "{}")
     if "levels" not in stats:
         return ""
+    compiled = (f"; numba compiled it first, once per process, in {stats['compile_s']:.1f} s"
+                if stats.get("compile_s", 0) >= 0.05 else "")
     return (f"; {stats['levels']} levels, {stats.get('shortcuts', 0):,} shortcuts; the contraction "
-            f"({stats.get('preprocessing_s', 0):.1f} s on the host, once per graph) is not in the time")
+            f"({stats.get('preprocessing_s', 0):.1f} s on the host, once per graph{compiled}) is not in the time")
 
 
 def _chain(rec: Record, hops: int | None, goal_ms: float) -> str:

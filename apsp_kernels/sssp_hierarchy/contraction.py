@@ -18,11 +18,13 @@ the default; USA-road-d.NY: 1.98 M shortcuts, 373 levels) or one vertex at a tim
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
+from ..graph import Graph
 from ..host import max_threads, numba_threads
 
 MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction would not pay
@@ -30,15 +32,39 @@ MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction
 # 0.31 s against the heap order's 1.93 s; on one thread 2.49 s against 2.10 s
 PARALLEL = True
 # threads at most: NY on a 64-core 4 x H100 host took 0.277 s on 32 threads against 0.318 s on 64 (BAY
-# 0.18 against 0.24 s); the rounds' many short parallel regions each wait for their slowest thread, and on
-# every core of a host busy with other work, or freshly started, NY took 14-37 s instead of 0.3-0.4 s
+# 0.18 against 0.24 s); the rounds' many short parallel regions each wait for their slowest thread
 MAX_THREADS = 32
+# seconds numba took to compile the contraction, per (weight dtype, parallel), in this process: about 40 s
+# with a cold on-disk cache (a fresh install or machine), under 1 s loading a warm one. Runs that once read
+# 14-57 s for NY's contraction had it inside; :func:`compile_for` keeps it out of the contraction's time
+COMPILE_SECONDS: dict[tuple[str, bool], float] = {}
 
 
 def threads() -> int:
     """The numba threads :func:`contract` runs on: the cores this process may use, at most
     ``MAX_THREADS`` (and NUMBA_NUM_THREADS)."""
     return min(MAX_THREADS, max_threads())
+
+
+def compile_for(dtype, parallel: bool | None = None) -> float:
+    """Compile (numba) the contraction for weights of ``dtype``, by contracting a 4-cycle, once per
+    process; the seconds it took now (0 once compiled). Kept in :data:`COMPILE_SECONDS`."""
+    dtype, parallel = np.dtype(dtype), PARALLEL if parallel is None else parallel
+    key = (dtype.str, bool(parallel))
+    if key in COMPILE_SECONDS:
+        return 0.0
+    ring = Graph(4, np.arange(0, 9, 2, dtype=np.int32),
+                 np.array([1, 3, 0, 2, 1, 3, 0, 2], dtype=np.int32), np.ones(8, dtype=dtype),
+                 name="4-cycle")
+    start = time.perf_counter()
+    contract(ring, parallel=parallel)
+    COMPILE_SECONDS[key] = time.perf_counter() - start
+    return COMPILE_SECONDS[key]
+
+
+def compile_seconds(dtype, parallel: bool | None = None) -> float:
+    """What :func:`compile_for` took in this process for ``dtype`` (0 when it has not run)."""
+    return COMPILE_SECONDS.get((np.dtype(dtype).str, bool(PARALLEL if parallel is None else parallel)), 0.0)
 
 
 @dataclass

@@ -22,7 +22,7 @@ import numpy as np
 from .. import host_cpu
 from ..errors import InputError
 from ..graph import Graph
-from .contraction import Hierarchy, contract
+from .contraction import Hierarchy, compile_for, contract
 
 HIERARCHY_KEY = "_phast_hierarchy"  # kept in the Graph's __dict__: pickled with it to every worker
 
@@ -64,12 +64,14 @@ def host_graph(graph: Graph) -> Graph:
 
 def hierarchy_of(graph: Graph) -> tuple[Hierarchy, float]:
     """The graph's hierarchy, contracted once and kept on the Graph (so that a Graph pickled to
-    Dask workers carries it), and the seconds contracting took now (0 when it was there)."""
+    Dask workers carries it), and the seconds contracting took now (0 when it was there; numba's
+    compilation, once per process, is not in them: :func:`.contraction.compile_seconds`)."""
     h = graph.__dict__.get(HIERARCHY_KEY)
     if h is not None:
         return h, 0.0
     host = host_graph(graph)
     with host_cpu.exclusive():  # a host-clock timing: notebooks beside it wait (none: no-op)
+        compile_for(host.dtype)
         start = time.perf_counter()
         h = contract(host)
         seconds = time.perf_counter() - start

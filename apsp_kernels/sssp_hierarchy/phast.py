@@ -9,6 +9,7 @@ them are small enough for one block with the distances in shared memory (``phast
 
 ``stats``: ``levels``, ``shortcuts`` (arcs the contraction added), ``launches`` per source,
 ``preprocessing_s`` (host seconds of the contraction, outside the timed region; 0 when cached),
+``compile_s`` (numba compiling the contraction in this process, once, before it: not in either time),
 ``arcs_swept`` (in-arcs both sweeps read per source). Distances only: no predecessors (a shortcut
 stands for a path). Non-negative weights; road-like graphs only (mean out-degree at most
 ``MAX_MEAN_DEGREE``, refused before contracting: elsewhere a hierarchy does not pay).
@@ -21,7 +22,7 @@ from .. import gpu
 from ..errors import InputError
 from ..solver import Solution, Solver
 from ..inf import kernel_suffix
-from .contraction import Hierarchy
+from .contraction import Hierarchy, compile_seconds
 from .layout import hierarchy_of
 
 _CU = gpu.cu_path(__file__, "phast.cu")
@@ -67,6 +68,7 @@ class PhastSSSP(Solver):
     def _hierarchy(self) -> Hierarchy:
         h, seconds = hierarchy(self.graph)
         self.stats.setdefault("preprocessing_s", round(seconds, 3))
+        self.stats.setdefault("compile_s", round(compile_seconds(self.graph.dtype), 3))
         return h
 
     def bytes_needed(self) -> int:

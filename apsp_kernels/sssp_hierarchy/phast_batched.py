@@ -12,7 +12,8 @@ the small top levels, then one launch per large level), and the rows come back a
 :func:`multi_source_distances` has the contract of :func:`apsp_kernels.multi_source.multi_source_distances`
 (CuPy rows in the kernels' representation), so that ``distributed.all_sources`` runs it per block;
 :class:`PhastBatchedSSSP` is the Solver (registry ``fast:phast_batched``). Stats:
-``preprocessing_s`` (host contraction, not timed; 0 when the Graph had it), ``levels``,
+``preprocessing_s`` (host contraction, not timed; 0 when the Graph had it), ``compile_s`` (numba
+compiling the contraction in this process, once, before it; not in either time), ``levels``,
 ``shortcuts``, ``launches``, ``K``, ``groups``.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..errors import InputError
 from ..solver import Solution, Solver, checked_sources
 from ..inf import kernel_suffix
 from .layout import SweepLayout, first_top_level, hierarchy_of, layout, padded_sources
+from .contraction import compile_seconds
 from .phast import MAX_MEAN_DEGREE
 
 _CU = gpu.cu_path(__file__, "phast_batched.cu")
@@ -109,7 +111,8 @@ class BatchedPhast:
         self.lay, seconds = sweep_layout(graph)
         self.first_top = first_top_level(self.lay.level_ptr, self.top_level_max)
         self.ptr = self.lay.level_ptr.tolist()
-        self.stats = {"preprocessing_s": round(seconds, 3), "levels": self.lay.levels,
+        self.stats = {"preprocessing_s": round(seconds, 3),
+                      "compile_s": round(compile_seconds(graph.dtype), 3), "levels": self.lay.levels,
                       "shortcuts": self.lay.shortcuts, "K": self.k, "top_levels": self.lay.levels - self.first_top,
                       "down_arcs": len(self.lay.down[1])}
         self.passes = 0
