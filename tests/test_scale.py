@@ -1,4 +1,6 @@
 """The scale notebook's claims about bounds (CPU: the numbers are given, not measured)."""
+import json
+
 import pytest
 from apsp_kernels import generators
 from apsp_kernels.experiments import scale as sc
@@ -39,6 +41,8 @@ def test_the_scaling_note_splits_each_full_run_into_the_busiest_worker_and_the_r
                                  unit="GPUs")[:2]]
     assert "1 worker: 1.987 s = busiest worker's blocks 1.900 s + 0.087 s" in verdict["note"]
     assert "2 workers: 1.067 s" in verdict["note"] and verdict["holds"] is False  # 1.86x
+    three = Record(**{**two.__dict__, "stats": json.dumps({**json.loads(two.stats), "repeat_seconds": [1.1, 1.067, 1.04]})})
+    assert sc.where_the_time_went(three).startswith("2 workers: 1.067 s (the median of 3 runs, 1.040-1.100 s) = ")
     assert verdict["note"].startswith("both full runs; 1 worker: ")
     sampled = Record(**{**one.__dict__, "extrapolated": True, "extrapolation": "timed 64 of 1024 sources"})
     (verdict, _), = [sc.verdicts({"g": g}, [sampled, two], [cpu], [one], {"gpus": 2, "bulk_m": 1, "bulk_n": 1},
@@ -125,3 +129,44 @@ def test_the_cpu_baseline_times_its_run_holding_the_hosts_cpu_lock(monkeypatch):
     g = generators.road_like(300, 750, seed=1, name="roadlike-tiny")
     rec = sc.cpu_baseline(g, {**sc.config("smoke"), "cpu_sample": 16}, "road_reductions_cpu")
     assert rec.verified and seen[-1] == (16, True)  # the warm-up before it need not wait
+
+
+def test_a_road_run_repeats_and_keeps_the_median_run_whose_reductions_the_others_equal(monkeypatch):
+    from apsp_kernels.distributed import cluster
+    pytest.importorskip("distributed")
+    real, seconds = sc.all_sources, iter([0.5, 0.9, 0.7])  # the repeats' wall times, in turn
+    runs = []
+
+    def all_sources(graph, client, sources, **kw):
+        run = real(graph, client, sources, **kw)
+        if len(sources) == graph.n:  # the timed runs (not the estimate's warm-up and sample)
+            run.seconds = next(seconds)
+            runs.append(run)
+        return run
+
+    monkeypatch.setattr(sc, "all_sources", all_sources)
+    g = generators.road_like(300, 750, seed=1, name="roadlike-tiny")
+    client = cluster.local(cpu_workers=1, processes=False)
+    try:
+        cfg = {**sc.config("smoke"), "road_repeats": 3, "estimate_sample": 32}
+        rec, _ = sc.road_run(g, client, cfg, "road_reductions")
+        assert len(runs) == 3 and rec.repeats == 3 and rec.stat("repeat_seconds") == [0.5, 0.9, 0.7]
+        assert rec.time_ms_median == pytest.approx(700.0) and rec.time_ms_min == pytest.approx(500.0)
+        assert rec.verified and "the 3 runs' reductions equal bit for bit" in rec.verify_scope
+        seconds = iter([0.5, 0.9, 0.7])
+        spoil = sc.median_run
+
+        def median_with_a_changed_repeat(rs):  # the fastest run's first distance sum one more
+            rs[0].reductions.per_source.loc[0, "sum_out"] += 1
+            return spoil(rs)
+        monkeypatch.setattr(sc, "median_run", median_with_a_changed_repeat)
+        rec, _ = sc.road_run(g, client, cfg, "road_reductions")
+        assert not rec.verified and "DIFFER" in rec.verify_scope
+    finally:
+        cluster.close(client)
+
+
+def test_the_median_run_is_the_middle_one_by_wall_time():
+    from types import SimpleNamespace as S
+    runs = [S(seconds=t) for t in (3.0, 1.0, 2.0)]
+    assert sc.median_run(runs).seconds == 2.0 and sc.median_run(runs[:2]).seconds == 1.0

@@ -55,6 +55,9 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "estimate_sample": choose(profile, smoke=32, default=1024),
         # seconds a road run may take; longer runs are a labelled sample of the sources
         "budget_s": choose(profile, smoke=60, default=240, paper=1800),
+        # runs of each road graph on each worker count: the records keep the median run (NY takes ~2 s;
+        # one run's time moved by a few % between runs, as much as 1.9x against 1.85x)
+        "road_repeats": choose(profile, smoke=1, default=3),
         "cpu_sample": choose(profile, smoke=32, default=256, paper=2048),
         "verify_sources": choose(profile, smoke=4, default=8),
         "gnutella": None if smoke else "gnutella30",
@@ -155,13 +158,15 @@ def verify_store(graph, store, count: int, seed: int = 0) -> dict:
 
 # ---------------------------------------------------------------------------- runs
 def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, how="", check=None,
-            extra=None) -> Record:
+            extra=None, repeat_seconds=None) -> Record:
+    """``run``'s record; ``repeat_seconds``: the wall times of every repeat, ``run`` their median one."""
+    times = list(repeat_seconds or [run.seconds])
     stats = {"blocks": run.blocks, "workers": run.workers, "statuses": run.statuses,
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
              "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
              "per_worker": sorted(([s, run.worker_blocks[w]] for w, s in run.worker_seconds.items()), reverse=True),
-             **(extra or {})}
+             **({"repeat_seconds": times} if len(times) > 1 else {}), **(extra or {})}
     solver_stats = [s for s in run.stats if s]
     for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
         if solver_stats and key in solver_stats[0]:
@@ -171,8 +176,8 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
     return Record(paper=PAPER, experiment=experiment, method=run.block_solver, graph=graph.name,
                   n=graph.n, m=graph.m,
                   params={"workers": run.workers, "block_size": run.block_size, "sources": sources},
-                  time_ms_median=run.seconds * scale * 1e3, time_ms_min=run.seconds * scale * 1e3,
-                  repeats=1, timing_scope=scope, extrapolated=scale != 1.0, extrapolation=how,
+                  time_ms_median=run.seconds * scale * 1e3, time_ms_min=min(times) * scale * 1e3,
+                  repeats=len(times), timing_scope=scope, extrapolated=scale != 1.0, extrapolation=how,
                   stand_in=graph.is_stand_in, stats=stats, profile=cfg["profile"], device=device,
                   **(check or {}))
 
@@ -186,19 +191,34 @@ def sample_for(ids: np.ndarray, seconds_per_source: float, workers: int, budget:
     return scaled_sample(ids, size, why=f": the dry run estimated {full:.0f} s for all")
 
 
+def median_run(runs):
+    """The run of median wall time (the lower middle one of an even count)."""
+    return sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
+
+
 def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:
     """All sources of ``graph`` reduced on ``client``: a dry-run estimate, then the full run or
-    a labelled sample when the estimate exceeds the budget."""
+    a labelled sample when the estimate exceeds the budget, ``cfg["road_repeats"]`` times (the
+    record keeps the median run; the repeats' reductions must agree bit for bit)."""
     device, scope = device_of(client)
     ids = np.arange(graph.n, dtype=np.int32)
     est = estimate(graph, client, sample=cfg["estimate_sample"], block_size=cfg["block_size"])
     print(describe(est))
     sources, scale, how = sample_for(ids, est["seconds_per_source"], est["workers"], cfg["budget_s"])
-    run = all_sources(graph, client, sources, block_size=cfg["block_size"],
-                      desc=f"{graph.name} on {device}")
+    repeats = max(1, int(cfg.get("road_repeats", 1)))
+    runs = [all_sources(graph, client, sources, block_size=cfg["block_size"],
+                        desc=f"{graph.name} on {device}" + (f", run {i + 1} of {repeats}" if repeats > 1 else ""))
+            for i in range(repeats)]
+    run = median_run(runs)
     check_ = verify_reductions(graph, run, cfg["verify_sources"])
+    if repeats > 1:
+        same = all(r.reductions.same_as(run.reductions) for r in runs)
+        check_ = {**check_, "verified": check_["verified"] and same,
+                  "verify_scope": check_["verify_scope"] + f"; the {repeats} runs' reductions "
+                                  + ("equal bit for bit" if same else "DIFFER")}
     rec = _record(experiment, graph, run, device, scope, cfg, sources=len(sources), scale=scale,
-                  how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]})
+                  how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]},
+                  repeat_seconds=[r.seconds for r in runs])
     return rec, {"run": run, "estimate": est}
 
 
@@ -212,7 +232,8 @@ def stand_in_reductions(graphs, cfg: dict) -> list[Record]:
         return []
     client = open_cluster(workers, cfg["processes"])
     try:
-        run_cfg = {**cfg, "budget_s": cfg["stand_in_budget_s"], "verify_sources": cfg["stand_in_verify_sources"]}
+        run_cfg = {**cfg, "budget_s": cfg["stand_in_budget_s"], "verify_sources": cfg["stand_in_verify_sources"],
+                   "road_repeats": 1}
         return [road_run(g, client, run_cfg, "stand_in_reductions")[0] for g in graphs]
     finally:
         cluster.close(client)
@@ -329,7 +350,9 @@ def where_the_time_went(rec: Record) -> str:
     transfers, the client's merge, the tail): the rest is what more workers do not shorten."""
     workers = rec.param("workers")
     each = ", ".join(f"{s:.3f} s in {b} blocks" for s, b in rec.stat("per_worker", []))
-    return (f"{workers} worker{'s' * (workers != 1)}: {rec.time_ms_median / 1e3:.3f} s = busiest worker's "
+    repeats = rec.stat("repeat_seconds", [])
+    median = f" (the median of {len(repeats)} runs, {min(repeats):.3f}-{max(repeats):.3f} s)" if repeats else ""
+    return (f"{workers} worker{'s' * (workers != 1)}: {rec.time_ms_median / 1e3:.3f} s{median} = busiest worker's "
             f"blocks {rec.stat('busiest_worker_s'):.3f} s + {rec.stat('outside_blocks_s'):.3f} s outside them "
             f"(client merge {rec.stat('client_merge_s'):.3f} s)" + (f"; per worker {each}" if each else ""))
 
