@@ -32,11 +32,14 @@ MAX_SHORTCUTS_PER_ARC = 8  # beyond this the graph is not road-like: contraction
 # 0.31 s against the heap order's 1.93 s; on one thread 2.49 s against 2.10 s
 PARALLEL = True
 # threads at most: NY on a 64-core 4 x H100 host took 0.277 s on 32 threads against 0.318 s on 64 (BAY
-# 0.18 against 0.24 s); the rounds' many short parallel regions each wait for their slowest thread
+# 0.18 against 0.24 s); the rounds' many short parallel regions each wait for their slowest thread, and on
+# every core of a host busy with other work, or freshly started, NY took 14-37 s instead of 0.3-0.4 s (a
+# fresh process also compiled the contraction inside that time: see COMPILE_SECONDS)
 MAX_THREADS = 32
-# seconds numba took to compile the contraction, per (weight dtype, parallel), in this process: about 40 s
-# with a cold on-disk cache (a fresh install or machine), under 1 s loading a warm one. Runs that once read
-# 14-57 s for NY's contraction had it inside; :func:`compile_for` keeps it out of the contraction's time
+# seconds numba took to compile the contraction, per (weight dtype, parallel), in this process: 40.9 s on a
+# 2-core host with a cold on-disk cache (a fresh install or machine), 0.38 s loading a warm one. cross_paper
+# read 14.4 s (H200) and 57.1 s (H100) for NY's contraction, its first in the process, with the compile
+# inside; :func:`compile_for` keeps it out of the contraction's time
 COMPILE_SECONDS: dict[tuple[str, bool], float] = {}
 
 
