@@ -115,6 +115,8 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert set(run.worker_seconds) <= set(client.scheduler_info()["workers"]) and run.worker_seconds
     assert sum(run.worker_seconds.values()) == pytest.approx(sum(run.block_seconds))
     assert run.worker_blocks.keys() == run.worker_seconds.keys() and sum(run.worker_blocks.values()) == 10
+    assert run.worker_sources.keys() == run.worker_seconds.keys() and sum(run.worker_sources.values()) == g.n
+    assert sorted(run.block_sources) == sorted(b.size for b in split(g.n, 16))
     assert 0 < run.merge_s < run.seconds
     assert run.outside_blocks_s == pytest.approx(run.seconds - max(run.worker_seconds.values()))
     # a rerun finds every block committed and submits nothing

@@ -83,6 +83,7 @@ class Run:
     block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
     block_workers: list = field(default_factory=list)  # the worker of each of block_seconds
     merge_s: float = 0.0  # client seconds merging the blocks' reductions
+    block_sources: list = field(default_factory=list)  # the sources of each of block_seconds
 
     @property
     def worker_seconds(self) -> dict:
@@ -96,6 +97,14 @@ class Run:
     def worker_blocks(self) -> dict:
         """Worker -> blocks it ran."""
         return {w: self.block_workers.count(w) for w in dict.fromkeys(self.block_workers)}
+
+    @property
+    def worker_sources(self) -> dict:
+        """Worker -> sources in the blocks it ran."""
+        out: dict = {}
+        for w, k in zip(self.block_workers, self.block_sources):
+            out[w] = out.get(w, 0) + k
+        return out
 
     @property
     def outside_blocks_s(self) -> float:
@@ -228,7 +237,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                              edges, str(p["store"]) if p["store"] else None, pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                for b in todo]
-    seconds, stats, workers, merge_s = [], [], [], 0.0
+    seconds, stats, workers, sizes, merge_s = [], [], [], [], 0.0
+    size_of = {b.id: b.size for b in todo}
     try:
         for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
@@ -239,6 +249,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             seconds.append(res["seconds"])
             stats.append(res["stats"])
             workers.append(res["worker"])
+            sizes.append(size_of[res["block"]])
     except BaseException:
         client.cancel(futures)
         raise
@@ -247,7 +258,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes)
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):

@@ -165,7 +165,8 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
              "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
-             "per_worker": sorted(([s, run.worker_blocks[w]] for w, s in run.worker_seconds.items()), reverse=True),
+             "per_worker": sorted(([s, run.worker_blocks[w], run.worker_sources[w]]
+                                   for w, s in run.worker_seconds.items()), reverse=True),
              **({"repeat_seconds": times} if len(times) > 1 else {}), **(extra or {})}
     solver_stats = [s for s in run.stats if s]
     for key in ("iterations_per_group_mean", "sweeps"):  # each source's sweeps over the arcs
@@ -349,7 +350,8 @@ def where_the_time_went(rec: Record) -> str:
     """A run's wall time split into the busiest worker's blocks and the rest (scheduling,
     transfers, the client's merge, the tail): the rest is what more workers do not shorten."""
     workers = rec.param("workers")
-    each = ", ".join(f"{s:.3f} s in {b} blocks" for s, b in rec.stat("per_worker", []))
+    each = ", ".join(f"{w[0]:.3f} s in {w[1]} blocks" + (f" ({w[0] / w[2] * 1e6:.2f} µs per source)" if len(w) > 2 else "")
+                     for w in rec.stat("per_worker", []))
     repeats = rec.stat("repeat_seconds", [])
     median = f" (the median of {len(repeats)} runs, {min(repeats):.3f}-{max(repeats):.3f} s)" if repeats else ""
     return (f"{workers} worker{'s' * (workers != 1)}: {rec.time_ms_median / 1e3:.3f} s{median} = busiest worker's "
