@@ -85,26 +85,27 @@ class Run:
     merge_s: float = 0.0  # client seconds merging the blocks' reductions
     block_sources: list = field(default_factory=list)  # the sources of each of block_seconds
 
+    def _by_worker(self, per_block) -> dict:
+        """Worker -> the sum of ``per_block`` (a value for each of block_seconds) over its blocks."""
+        out: dict = {}
+        for w, v in zip(self.block_workers, per_block):
+            out[w] = out.get(w, 0) + v
+        return out
+
     @property
     def worker_seconds(self) -> dict:
         """Worker -> seconds inside its blocks' tasks."""
-        out: dict = {}
-        for w, s in zip(self.block_workers, self.block_seconds):
-            out[w] = out.get(w, 0.0) + s
-        return out
+        return self._by_worker(self.block_seconds)
 
     @property
     def worker_blocks(self) -> dict:
         """Worker -> blocks it ran."""
-        return {w: self.block_workers.count(w) for w in dict.fromkeys(self.block_workers)}
+        return self._by_worker([1] * len(self.block_workers))
 
     @property
     def worker_sources(self) -> dict:
         """Worker -> sources in the blocks it ran."""
-        out: dict = {}
-        for w, k in zip(self.block_workers, self.block_sources):
-            out[w] = out.get(w, 0) + k
-        return out
+        return self._by_worker(self.block_sources)
 
     @property
     def outside_blocks_s(self) -> float:
