@@ -174,3 +174,12 @@ def test_the_median_run_is_the_middle_one_by_wall_time():
     from types import SimpleNamespace as S
     runs = [S(seconds=t) for t in (3.0, 1.0, 2.0)]
     assert sc.median_run(runs).seconds == 2.0 and sc.median_run(runs[:2]).seconds == 1.0
+
+
+def test_the_scaling_table_gives_each_runs_median_beside_its_fastest():
+    g, two = _record({}, ms=1067.0)
+    two = Record(**{**two.__dict__, "repeats": 3, "time_ms_min": 1040.0})
+    one = Record(**{**two.__dict__, "params": '{"workers": 1}', "time_ms_median": 2000.0, "time_ms_min": 1990.0})
+    t = sc.scaling_table([one, two]).set_index("workers")
+    assert t.loc[2, "runs"] == 3 and t.loc[2, "time_s"] == pytest.approx(1.067) and t.loc[2, "fastest_s"] == 1.04
+    assert t.loc[2, "speedup_vs_1"] == pytest.approx(2.0 / 1.067)  # medians against medians
