@@ -13,27 +13,20 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numba
+import numpy as np
 
-from .. import datasets, generators, timing
+from .. import datasets, timing
 from ..records import write_csv
 from ..sssp_hierarchy import contraction
 
 
-# numba compiles a caller with every function it calls, so a small graph compiles the parallel
-# paths too (tests/test_contraction_rounds.py holds that a NY-size contraction compiles nothing more)
-WARM_UP_N = 2000
-
-
 def warm_up(parallel=(True,)) -> float:
-    """Compile (or load from numba's cache) the contraction's code for each order asked; seconds."""
-    start = time.perf_counter()
-    g = generators.road_like(WARM_UP_N, int(2.5 * WARM_UP_N), seed=1)
-    for p in parallel:
-        contraction.contract(g, parallel=p)
-    return time.perf_counter() - start
+    """Compile (or load from numba's cache) the contraction's code for each order asked, as
+    :func:`apsp_kernels.sssp_hierarchy.contraction.compile_for` does before every timed contraction;
+    seconds (0 for what this process had compiled already)."""
+    return sum(contraction.compile_for(np.int32, p) for p in parallel)
 
 
 def host_threads() -> str:

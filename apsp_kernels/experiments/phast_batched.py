@@ -317,8 +317,8 @@ def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> di
     copy_bps = timing.copy_bandwidth()["bytes_per_s"]
     log(f"device copy bandwidth (read + write): {copy_bps / 1e12:.3f} TB/s")
     trees, ends, same, hosts = [], [], [], []
-    log(f"contraction compiled (numba, or loaded from its cache; a {contraction_time.WARM_UP_N:,}-vertex "
-        f"stand-in): {contraction_time.warm_up():.2f} s, not counted below; {contraction_time.host_threads()}")
+    log(f"contraction compiled (numba, or loaded from its cache; 0 s when this process had): "
+        f"{contraction_time.warm_up():.2f} s, not counted below; {contraction_time.host_threads()}")
     for name in graphs:
         g = name if isinstance(name, Graph) else datasets.load_or_stand_in(name)
         t = time.perf_counter()
