@@ -128,3 +128,11 @@ def annotate(folder, evidence) -> pd.DataFrame:
 def held(outcome: str) -> bool | None:
     """``holds`` -> True, ``does not hold`` -> False, else None (not tested)."""
     return {"holds": True, "does not hold": False}.get(outcome)
+
+
+def beside_goal(value: float, goal: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals, or as many more (up to 4) as it takes not to print the
+    goal it misses or meets: 1.896 against 1.9, not "1.90"."""
+    while digits < 4 and value != goal and round(value, digits) == round(goal, digits):
+        digits += 1
+    return f"{value:.{digits}f}"
