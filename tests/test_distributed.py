@@ -294,7 +294,7 @@ def test_a_block_too_big_for_the_gpu_is_refused():
 def test_the_default_block_is_the_solver_s_halved_until_it_fits():
     g = road(100_000)
     roomy = {"tcp://a": {"gpu_free": 80 << 30}}
-    assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=True) == 8192
+    assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=True) == 16384
     assert runner.default_block_size(g, "fast:multi_source", roomy, on_gpu=True) == 1024
     assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=False) == 1024
     tight = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 8 << 30}}  # 8192 needs ~12 GiB
@@ -310,18 +310,41 @@ def test_the_default_block_is_the_solver_s_halved_until_it_fits():
                                      on_gpu=True) == runner.BLOCK_MULTIPLE  # the floor: then refused
 
 
+def test_a_run_without_a_store_counts_no_float64_copy_of_its_rows():
+    # the 16M stand-in's all-sources sample on two H100s ran in blocks of 64 (results/paper/scale): the
+    # rule counted the float64 copy a store takes, 8 bytes an entry, in a run that only reduces
+    sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32), name="roadlike-16M")
+    h100 = {"tcp://a": {"gpu_free": int(78.6 * (1 << 30))}}
+    reducing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=False)
+    storing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=True)
+    assert (reducing, storing) == (512, 256)
+    assert runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=False) == \
+        runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=True) - 512 * (1 << 24) * 8
+    runner.check_block_memory(sixteen_m, 512, block_solvers.PHAST, h100, store=False)
+    with pytest.raises(InputError, match="lower block_size"):
+        runner.check_block_memory(sixteen_m, 512, block_solvers.PHAST, h100, store=True)
+    bay = types.SimpleNamespace(n=321_270, m=794_830, dtype=np.dtype(np.int32))  # refused at 16384 before
+    assert runner.default_block_size(bay, block_solvers.PHAST, h100, on_gpu=True, store=False) == 16384
+
+
 @pytest.mark.parametrize("count,size,workers", [(264346, 8192, 2), (321270, 8192, 2), (264346, 8192, 1),
+                                                (264346, 16384, 2), (321270, 16384, 2), (321270, 16384, 4),
                                                 (264346, 8192, 3), (1000, 1024, 2), (5000, 1024, 4),
                                                 (2049, 1024, 2), (100, 8192, 2), (7, 1024, 8)])
 def test_a_default_block_gives_every_worker_as_many_blocks(count, size, workers):
     block = runner.balanced(count, size, workers)
     blocks = -(-count // block)
     assert 1 <= block <= size
-    if -(-count // size) % workers == 0:
-        assert block == size  # already even: the preferred block stays
+    if workers == 1:
+        assert block == size
     elif count >= workers * runner.BLOCK_MULTIPLE:
-        assert blocks % workers == 0 and block % runner.BLOCK_MULTIPLE == 0
+        fewest = -(-(-(-count // size)) // workers) * workers
+        assert blocks == fewest and block % runner.BLOCK_MULTIPLE == 0
+        last = count - (blocks - 1) * block
+        assert block - last < runner.BLOCK_MULTIPLE * blocks  # every block about the same size
     assert runner.balanced(264346, 8192, 2) == 7808  # NY on two GPUs: 34 blocks, 17 each
+    assert runner.balanced(264346, 16384, 2) == 14720  # 18 blocks, 9 each
+    assert runner.balanced(321270, 16384, 2) == 16064  # BAY: 20 blocks, the last not 9,974 sources
 
 
 def test_all_sources_and_estimate_take_the_balanced_default_block():

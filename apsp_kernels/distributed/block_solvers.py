@@ -28,9 +28,10 @@ from ..errors import InputError
 MULTI_SOURCE = "fast:multi_source"
 PHAST = "fast:phast_batched"
 PHAST_MIN_N = 4096  # below this a hierarchy does not pay for itself in an all-sources run
-# sources per block when all_sources is not told (block_size=None): PHAST's sweeps run best 8192
-# columns wide (USA-road-d NY and BAY on an H100, results/scale/phast); halved while it does not fit
-DEFAULT_BLOCK = {PHAST: 8192}
+# sources per block when all_sources is not told (block_size=None): PHAST's sweeps run best at
+# their widest, 16384 columns (a tree of NY 3.1 us against 3.8 at 8192 on an H100, per_tree.csv in
+# results/scale/phast); halved while it does not fit
+DEFAULT_BLOCK = {PHAST: 16384}
 SMALLEST_DEFAULT_BLOCK = 1024
 FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"
 SCIPY = "scipy:dijkstra"
@@ -123,11 +124,11 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
     return solution.rows(device=True), np.inf, dict(solver.stats)
 
 
-def block_bytes(key: str, n: int, sources: int, itemsize: int) -> int:
-    """Device bytes one block needs at most: the rows and their float64 copy for a store (the
-    reductions read the rows in place); PHAST adds its vertex-major working matrix and the
-    stamps of its groups."""
-    total = sources * n * (itemsize + 8)
+def block_bytes(key: str, n: int, sources: int, itemsize: int, store: bool = True) -> int:
+    """Device bytes one block needs at most: the rows, and their float64 copy when they go to a
+    ``store`` (the reductions read the rows in place); PHAST adds its vertex-major working matrix
+    and the stamps of its groups."""
+    total = sources * n * (itemsize + (8 if store else 0))
     if key == PHAST:
         total += sources * n * itemsize + -(-sources // 32) * n * 4
     return total

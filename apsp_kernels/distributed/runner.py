@@ -121,36 +121,38 @@ def free_disk(path: Path) -> int:
     return shutil.disk_usage(probe).free
 
 
-def block_need(graph, size: int, key: str) -> int:
-    """GPU bytes of one block of ``size`` sources, the graph included."""
-    return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize) + \
+def block_need(graph, size: int, key: str, store: bool = True) -> int:
+    """GPU bytes of one block of ``size`` sources, the graph included (``store``: the rows go to one)."""
+    return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store) + \
         4 * (graph.n + 1 + 2 * graph.m)
 
 
 BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees per sweep)
 
 
-def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None) -> int:
+def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
+                       store: bool = True) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
     halved while it does not fit the GPU of the worker with the least free memory (down to
-    :data:`BLOCK_MULTIPLE` sources: a 16M-vertex road graph's PHAST blocks are 256 on an H200),
-    then shrunk so that ``count`` sources make a multiple of the workers' number of blocks
-    (:func:`balanced`)."""
+    :data:`BLOCK_MULTIPLE` sources: a 16M-vertex road graph's PHAST blocks are 512 on an H200
+    without a store, 256 with one), then shrunk so that ``count`` sources make a multiple of the
+    workers' number of blocks (:func:`balanced`)."""
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     free = min((f["gpu_free"] for f in facts.values()), default=0)
-    while size > BLOCK_MULTIPLE and block_need(graph, size, key) > gpu.MEMORY_HEADROOM * free:
+    while size > BLOCK_MULTIPLE and block_need(graph, size, key, store) > gpu.MEMORY_HEADROOM * free:
         size //= 2
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
 
 def balanced(count: int, size: int, workers: int) -> int:
-    """The largest block of at most ``size`` sources (a multiple of :data:`BLOCK_MULTIPLE` where
-    that is possible) that cuts ``count`` sources into a multiple of ``workers`` blocks, so that
-    no worker runs one block more than the others at the end: NY's 264,346 sources on 2 workers
-    in 34 blocks of 7,808 instead of 33 of 8,192 (17 and 16 blocks: at most 1.94x)."""
+    """The smallest block (a multiple of :data:`BLOCK_MULTIPLE` where that is possible) that cuts
+    ``count`` sources into as few blocks of at most ``size`` as make a multiple of ``workers``, so
+    that the workers get as many blocks of about the same size: NY's 264,346 sources on 2 workers
+    in 18 blocks of 14,720 instead of 17 of 16,384 (9 and 8 blocks: at most 1.79x), BAY's 321,270 in
+    20 of 16,064 instead of 19 of 16,384 and one of 9,974 (at most 1.96x)."""
     blocks = -(-count // size)
-    if workers < 2 or blocks % workers == 0:
+    if workers < 2:
         return size
     blocks = -(-blocks // workers) * workers
     even = -(-count // blocks)
@@ -158,10 +160,10 @@ def balanced(count: int, size: int, workers: int) -> int:
     return rounded if rounded <= size and -(-count // rounded) % workers == 0 else even
 
 
-def check_block_memory(graph, size: int, key: str, facts: dict) -> None:
+def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = True) -> None:
     """InputError when one block of ``size`` sources does not fit the GPU of the worker with
-    the least free memory (``facts``: ``{address: worker_facts()}``)."""
-    need = block_need(graph, size, key)
+    the least free memory (``facts``: ``{address: worker_facts()}``; ``store``: the rows go to one)."""
+    need = block_need(graph, size, key, store)
     address, worst = min(facts.items(), key=lambda kv: kv[1]["gpu_free"])
     if need > gpu.MEMORY_HEADROOM * worst["gpu_free"]:
         raise InputError(f"{WHO}: one block of {size} sources of {graph.name} needs about "
@@ -192,9 +194,9 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu, graph), on_gpu)
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     size = block_size_of(block_size) if block_size is not None else \
-        default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids))
+        default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids), store=store is not None)
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
-        check_block_memory(graph, min(size, len(ids)), key, facts)
+        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None)
     if store is not None:
         store = Path(store)
         done = RowStore(store).committed() if (store / "manifest.json").exists() else set()
@@ -214,7 +216,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 reduce: bool = True, bins=None, store=None, progress: bool = True,
                 desc: str = "") -> Run:
     """Distances from every source (or ``sources``) in blocks of ``block_size`` on ``client``'s
-    workers (None: the block solver's preferred size that fits, 8192 for PHAST, else 1024):
+    workers (None: the block solver's preferred size that fits, 16384 for PHAST, else 1024):
     reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
     distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists)."""
     p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce)

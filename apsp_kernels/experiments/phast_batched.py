@@ -37,8 +37,8 @@ from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 
 KS = PB.K_CHOICES
-# sources per launch; 16384 (PB.MAX_COLUMNS) tells whether all-sources blocks larger than BLOCK would pay: from
-# 4096 to 8192 NY's tree went from 5.2 to 3.8 µs (a fixed ~12 ms per sweep shared by more trees)
+# sources per launch, up to PB.MAX_COLUMNS (BLOCK, the all-sources block where it fits): NY's tree went from
+# 5.2 µs at 4096 to 3.8 at 8192 and 3.1 at 16384 (a fixed ~12 ms per sweep shared by more trees)
 COLUMNS = (1024, 4096, 8192, 16384)
 BLOCK = block_solvers.DEFAULT_BLOCK[block_solvers.PHAST]  # sources per all-sources block, as all_sources
 MAX_CHECKS = 128  # blocks checked against Dijkstra at most (every block of NY and BAY)
@@ -247,7 +247,8 @@ def all_sources_block(g: Graph) -> int:
     """The block ``distributed.all_sources`` would run on this GPU (its rule, this GPU's free
     memory): a sample of whole blocks of it carries the per-block costs of the full run (the
     per-vertex sums come back to the host once a block, 24 bytes a vertex: 384 MB at 16M)."""
-    return default_block_size(g, block_solvers.PHAST, {"this GPU": {"gpu_free": gpu.free_bytes()}}, on_gpu=True)
+    return default_block_size(g, block_solvers.PHAST, {"this GPU": {"gpu_free": gpu.free_bytes()}}, on_gpu=True,
+                              store=False)
 
 
 def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=4096,
@@ -327,7 +328,7 @@ def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> di
             f"{h.shortcuts:,} shortcuts), layout {time.perf_counter() - t - pre:.2f} s")
         trees += per_tree(g, ks=(32, 128) if quick else KS, columns=(4096,) if quick else COLUMNS,
                           copy_bps=copy_bps, log=log)
-        ends.append(all_sources_in_process(g, log=log))
+        ends.append(all_sources_in_process(g, block=min(BLOCK, all_sources_block(g)), log=log))
         ends[-1]["preprocessing_s"] = pre
         same += same_as_today(g, blocks=1 if quick else 2, log=log)
         hosts.append({"graph": g.name, "scipy_us_per_tree": scipy_us_per_tree(g)})
