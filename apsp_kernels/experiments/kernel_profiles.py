@@ -29,7 +29,12 @@ TARGETS = {
     "phast_down_ny": ("batched PHAST downward sweep, NY, K = 64, 8192 sources", "regex:phb_down_i32_k64"),
     "phast_down_4m": ("batched PHAST downward sweep, 4M road-like stand-in, K = 32, 1024 sources",
                       "regex:phb_down_i32_k32"),
+    # all_sources' reductions of one NY block (its rows by batched PHAST), half of NY's all-sources time
+    "histogram_ny": ("all-sources reductions, NY, 8192 sources: distance histogram", "regex:red_histogram_i32"),
+    "row_sums_ny": ("all-sources reductions, NY, 8192 sources: per-source sums", "regex:red_rows_i32"),
+    "column_sums_ny": ("all-sources reductions, NY, 8192 sources: per-target sums", "regex:red_columns_i32"),
 }
+REDUCTION_TARGETS = ("histogram_ny", "row_sums_ny", "column_sums_ny")
 # targets that build their graph for minutes first (contraction on the host): run only when named
 SLOW_TARGETS = ("phast_down_4m",)
 METRICS = {  # ncu metric name -> column
@@ -136,6 +141,11 @@ def _run_target(target: str) -> None:
              else phast_batched.road_stand_in(1 << 22))
         k, columns = (64, 8192) if target == "phast_down_ny" else (32, 1024)
         phast_batched.per_tree(g, ks=(k,), columns=(columns,), copy_bps=1.0, repeats=1)
+    elif target in REDUCTION_TARGETS:
+        from ..distributed import reductions
+        from ..sssp_hierarchy.phast_batched import multi_source_distances
+        g, sources = datasets.load_or_stand_in("NY"), np.arange(8192)
+        reductions.block_partial(multi_source_distances(g, sources), g.inf, sources, reductions.default_bins(g))
     else:
         raise SystemExit(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
 
