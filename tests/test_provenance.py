@@ -7,7 +7,7 @@ import pytest
 
 from apsp_kernels import provenance as pv
 from apsp_kernels.records import Record, from_csv, to_frame, write_csv
-from apsp_kernels.verdicts import Evidence, load_records, resolve
+from apsp_kernels.verdicts import Evidence, beside_goal, load_records, resolve
 
 T0 = "2026-11-25T10:00:00+00:00"
 
@@ -165,3 +165,10 @@ def test_a_verdict_on_no_record_left_not_tested_reads_not_run(tmp_path):
     fixed = Evidence("in place", basis="measured")
     assert resolve(fixed, frame, "holds") == ("measured", "", [])
     assert resolve(fixed, frame, "not tested") == (pv.NOT_RUN, "", [])
+
+
+def test_a_ratio_beside_its_goal_never_prints_as_the_goal_it_misses():
+    assert beside_goal(1.896444, 1.9) == "1.896"  # "1.90x ... does not hold" read as a contradiction
+    assert beside_goal(1.9004, 1.9) == "1.9004"
+    assert beside_goal(1.957, 1.9) == "1.96" and beside_goal(1.9, 1.9) == "1.90"
+    assert beside_goal(2.0138, 1.8) == "2.01" and beside_goal(0.5, 1.8, digits=1) == "0.5"

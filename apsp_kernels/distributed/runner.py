@@ -149,7 +149,7 @@ def balanced(count: int, size: int, workers: int) -> int:
     """The smallest block (a multiple of :data:`BLOCK_MULTIPLE` where that is possible) that cuts
     ``count`` sources into as few blocks of at most ``size`` as make a multiple of ``workers``, so
     that the workers get as many blocks of about the same size: NY's 264,346 sources on 2 workers
-    in 18 blocks of 14,720 instead of 17 of 16,384 (9 and 8 blocks: at most 1.79x), BAY's 321,270 in
+    in 18 blocks of 14,720 instead of 17 of 16,384 (9 and 8 blocks: as little as 1.79x), BAY's 321,270 in
     20 of 16,064 instead of 19 of 16,384 and one of 9,974 (at most 1.96x)."""
     blocks = -(-count // size)
     if workers < 2:
@@ -194,7 +194,8 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     key = block_solvers.check_key(block_solver or block_solvers.default_key(on_gpu, graph), on_gpu)
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     size = block_size_of(block_size) if block_size is not None else \
-        default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids), store=store is not None)
+        default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids),
+                           store=store is not None)
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
         check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None)
     if store is not None:
