@@ -19,8 +19,9 @@ its basis is ``not run`` / ``not measured`` (:data:`NO_DATA`).
 A verdict on *correctness* (every answer equals the oracle's, or a count of work done) does not rest on how a time was
 obtained but on what was checked: :func:`check_basis` is ``measured`` for a run checked on every
 row, ``verified-sample`` for one checked on a part (sampled rows, or the sampled sources an
-extrapolated time ran), and ``not run`` for a row that was never run at its size
-(:data:`NOT_RUN_HERE`: a time scaled from another size).
+extrapolated time ran), ``stand-in`` for a run on a graph that replaces the paper's (the count
+is the substitute's: okuyama's launches on our random graph), and ``not run`` for a row that was
+never run at its size (:data:`NOT_RUN_HERE`: a time scaled from another size).
 """
 from __future__ import annotations
 
@@ -86,6 +87,8 @@ def check_basis(rec) -> str:
         return NOT_RUN
     if not _flag(_get(rec, "verified", False)):
         return NOT_MEASURED
+    if _flag(_get(rec, "stand_in", False)):
+        return "stand-in"
     if _flag(_get(rec, "extrapolated", False)) or sampled(_get(rec, "verify_scope", "")):
         return "verified-sample"
     return "measured"

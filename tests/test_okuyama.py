@@ -527,3 +527,11 @@ def test_a_paper_run_longer_than_its_budget_is_timed_once_and_a_shorter_one_repe
     calls.clear()
     ex.run("harish", g, "fig12", ex.config("default"))
     assert calls == [(3, 1)]  # no budget outside the paper profile: the profile's repeats and warm-up
+
+
+def test_a_skipped_rustworkx_row_on_a_generated_graph_says_it_is_a_stand_in():
+    # the recheck used to mark these rows afterwards (recheck._okuyama_stand_ins)
+    cfg = {**ex.config("smoke"), "rustworkx_max_n": 8}
+    rec = ex.run("dijkstra_rustworkx", generators.random_digraph(64, 256, seed=0), "fig10", cfg)
+    assert rec.skipped and rec.stand_in
+    assert not ex.run("dijkstra_rustworkx", generators.ring(64), "fig10", cfg).stand_in

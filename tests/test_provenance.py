@@ -51,7 +51,8 @@ def test_record_basis_reads_a_csv_row_as_the_record(tmp_path):
     ({}, "measured"),
     ({"extrapolated": True}, "verified-sample"),  # checked on the sampled sources it ran
     ({"extrapolated": True, "extrapolation": "upper bound: ..."}, "verified-sample"),
-    ({"stand_in": True}, "measured"),
+    ({"stand_in": True}, "stand-in"),  # a count of work on a graph that replaces the paper's
+    ({"stand_in": True, "verify_scope": "8 sampled of 4096 rows"}, "stand-in"),
     ({"verify_scope": "8 sampled of 4096 rows"}, "verified-sample"),
     ({"extrapolated": True, "verify_scope": f"{pv.NOT_RUN_HERE}; the measured n=1024 run: all rows"}, pv.NOT_RUN),
     ({"verified": False}, pv.NOT_MEASURED),

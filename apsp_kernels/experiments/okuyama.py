@@ -185,7 +185,7 @@ def run(name: str, g, experiment: str, cfg: dict, params: dict | None = None,
     if name == "dijkstra_rustworkx":
         from ..dijkstra.cpu_all_pairs import rustworkx_available
         rec = Record(paper=PAPER, experiment=experiment, method=name, graph=g.name, n=g.n, m=g.m,
-                     params=params, timing_scope="cpu", profile=cfg["profile"])
+                     params=params, timing_scope="cpu", profile=cfg["profile"], stand_in=g.name.startswith(STAND_INS))
         if not rustworkx_available():
             rec.skipped = "rustworkx is not installed (optional dependency)"
             return rec
