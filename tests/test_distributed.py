@@ -166,7 +166,8 @@ def test_close_warns_the_workers_before_the_scheduler_goes():
 def test_a_closed_clients_graph_is_let_go(client, monkeypatch):
     from types import SimpleNamespace
     closed = SimpleNamespace(status="closed")
-    monkeypatch.setitem(runner._SHARED, "gone-client", (("token-x", False), SimpleNamespace(client=closed)))
+    gone = (("token-x", False), SimpleNamespace(client=closed), frozenset())
+    monkeypatch.setitem(runner._SHARED, "gone-client", gone)
     runner.share_graph(client, road(60), "token-y").result()
     assert "gone-client" not in runner._SHARED and client.id in runner._SHARED
 
@@ -192,6 +193,19 @@ def test_a_graph_is_sent_once_per_client_and_again_when_it_changes(client):
     plain.result()
     g2.__dict__[HIERARCHY_KEY] = "a hierarchy"  # PHAST's, added since: sent again with it
     assert runner.share_graph(client, g2, "token-c").key != plain.key
+
+
+def test_the_graph_is_copied_to_the_workers_again_only_when_new_ones_joined(client, monkeypatch):
+    g = road(150)
+    runner.share_graph(client, g, "token-r").result()
+    copies = []
+    monkeypatch.setattr(client, "replicate", lambda futures: copies.append(futures))
+    same = runner.share_graph(client, g, "token-r")
+    assert copies == []  # the same workers: no round trip to the scheduler
+    info = client.scheduler_info()
+    joined = {**info, "workers": {**info["workers"], "tcp://joined:1": {}}}
+    monkeypatch.setattr(client, "scheduler_info", lambda **kw: joined)
+    assert runner.share_graph(client, g, "token-r").key == same.key and len(copies) == 1
 
 
 def test_rows_are_read_by_source_or_by_position(client, tmp_path):

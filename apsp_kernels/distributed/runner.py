@@ -42,26 +42,31 @@ def _graph_task(graph: Graph) -> Graph:
     return graph
 
 
-_SHARED: dict = {}  # client id -> (what was shared, its future): the last graph of each client
+# client id -> (what was shared, its future, the workers it was copied to): the last graph of each client
+_SHARED: dict = {}
 
 
 def share_graph(client, graph: Graph, token: str):
     """The graph on every worker, as a task result (recomputable when its holders die), sent
     once per client: a later run on the same graph (the same token, with or without PHAST's
-    hierarchy alike) reuses it, and only workers that joined since get a copy."""
+    hierarchy alike) reuses it, and only workers that joined since get a copy (the scheduler is
+    asked to copy only then: a run on the same workers starts without that round trip)."""
     from ..sssp_hierarchy.layout import HIERARCHY_KEY
     what = (token, HIERARCHY_KEY in graph.__dict__)
-    for gone in [cid for cid, (_, f) in _SHARED.items() if getattr(f.client, "status", "") == "closed"]:
+    for gone in [cid for cid, (_, f, *_) in _SHARED.items() if getattr(f.client, "status", "") == "closed"]:
         del _SHARED[gone]  # a closed client's graph: nothing can use it again
     kept = _SHARED.get(client.id)
+    workers = frozenset(client.scheduler_info().get("workers", {}))
     if kept is not None and kept[0] == what and kept[1].status == "finished":
         future = kept[1]
+        if workers <= kept[2]:
+            return future
     else:
         with warnings.catch_warnings():  # the graph is sent once by design; Dask's large-graph hint does not apply
             warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
             future = client.submit(_graph_task, graph, key=f"apsp-graph-{token[-12:]}-{time.time_ns()}",
                                    pure=False)
-        _SHARED[client.id] = (what, future)  # the previous graph's future is released
+    _SHARED[client.id] = (what, future, workers)  # the previous graph's future is released
     client.replicate([future])
     return future
 
