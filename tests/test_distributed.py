@@ -528,3 +528,12 @@ def test_the_per_vertex_sums_are_the_same_whatever_order_the_blocks_finish_in():
     assert sums == {(tuple(in_order["closeness"]), tuple(in_order["harmonic"]))}
     arrival = [per_vertex[i][0] for i in (0, 3, 1, 2)]  # what adding them as they came would give
     assert sum(arrival) != sum(per_vertex[i][0] for i in range(4))
+
+
+def _failing_block_solver(graph, sources, host_matrix=None):
+    raise RuntimeError("a block solver that fails")
+
+
+def test_a_failing_block_stops_the_run_with_its_error(client):
+    with pytest.raises(RuntimeError, match="a block solver that fails"):
+        all_sources(road(60), client, block_size=16, block_solver=_failing_block_solver, progress=False)

@@ -271,15 +271,15 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 
 
 def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):
-    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA)."""
+    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA); each result is
+    fetched as soon as its block finishes, not when the loop asks for it."""
     from distributed import as_completed
     from tqdm.auto import tqdm
     bar = tqdm(total=total, initial=already, unit="block", desc=desc or "all sources",
                disable=not show, smoothing=0.1)
     started, sources = time.perf_counter(), 0
     try:
-        for future in as_completed(futures):
-            res = future.result()
+        for future, res in as_completed(futures, with_results=True):
             future.release()
             sources += min(block_size, len(res["partial"]["reach_out"])) if res["partial"] else block_size
             bar.update(1)
