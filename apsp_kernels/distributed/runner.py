@@ -249,7 +249,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     seconds, stats, workers, sizes, merge_s = [], [], [], [], 0.0
     size_of = {b.id: b.size for b in todo}
     try:
-        for res in _progress(futures, len(blocks) - len(todo), len(blocks), p["size"], progress, desc):
+        for res in _progress(futures, len(blocks) - len(todo), len(blocks), size_of, progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
             if acc is not None:
                 t0 = time.perf_counter()
@@ -270,9 +270,10 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes)
 
 
-def _progress(futures, already: int, total: int, block_size: int, show: bool, desc: str):
-    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA); each result is
-    fetched as soon as its block finishes, not when the loop asks for it."""
+def _progress(futures, already: int, total: int, size_of: dict, show: bool, desc: str):
+    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA; ``size_of``: each
+    block's sources by id); each result is fetched as soon as its block finishes, not when the
+    loop asks for it."""
     from distributed import as_completed
     from tqdm.auto import tqdm
     bar = tqdm(total=total, initial=already, unit="block", desc=desc or "all sources",
@@ -281,7 +282,7 @@ def _progress(futures, already: int, total: int, block_size: int, show: bool, de
     try:
         for future, res in as_completed(futures, with_results=True):
             future.release()
-            sources += min(block_size, len(res["partial"]["reach_out"])) if res["partial"] else block_size
+            sources += size_of[res["block"]]
             bar.update(1)
             bar.set_postfix(sources_per_s=f"{sources / max(time.perf_counter() - started, 1e-9):.0f}")
             yield res

@@ -129,10 +129,12 @@ def plan_run(problem: str, per_src: bool, on_gpu: bool, history: list[Point], n:
         plan.verify_rows = np.sort(order[:checked])
     return plan
 
+
 def _skipped(method, problem, graph_name, n, m, why, cfg, extra) -> Record:
     return Record(paper=method.paper, experiment=problem, method=method.name, graph=graph_name,
                   n=n, m=m, skipped=why, profile=cfg["profile"],
                   timing_scope="kernel" if method.gpu else "cpu", stats={"map": extra})
+
 
 NOT_APPLICABLE = "not applicable"  # a run the method refused with an InputError: a limit it states, not a failure
 

@@ -328,7 +328,7 @@ def main(out_dir, graphs=("NY", "BAY"), quick=False, decision_table=False) -> di
             f"{h.shortcuts:,} shortcuts), layout {time.perf_counter() - t - pre:.2f} s")
         trees += per_tree(g, ks=(32, 128) if quick else KS, columns=(4096,) if quick else COLUMNS,
                           copy_bps=copy_bps, log=log)
-        ends.append(all_sources_in_process(g, block=min(BLOCK, all_sources_block(g)), log=log))
+        ends.append(all_sources_in_process(g, block=all_sources_block(g), log=log))
         ends[-1]["preprocessing_s"] = pre
         same += same_as_today(g, blocks=1 if quick else 2, log=log)
         hosts.append({"graph": g.name, "scipy_us_per_tree": scipy_us_per_tree(g)})

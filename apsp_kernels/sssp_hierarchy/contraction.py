@@ -52,22 +52,25 @@ def threads() -> int:
 def compile_for(dtype, parallel: bool | None = None) -> float:
     """Compile (numba) the contraction for weights of ``dtype``, by contracting a 4-cycle, once per
     process; the seconds it took now (0 once compiled). Kept in :data:`COMPILE_SECONDS`."""
-    dtype, parallel = np.dtype(dtype), PARALLEL if parallel is None else parallel
-    key = (dtype.str, bool(parallel))
+    key = _compile_key(dtype, parallel)
     if key in COMPILE_SECONDS:
         return 0.0
     ring = Graph(4, np.arange(0, 9, 2, dtype=np.int32),
-                 np.array([1, 3, 0, 2, 1, 3, 0, 2], dtype=np.int32), np.ones(8, dtype=dtype),
+                 np.array([1, 3, 0, 2, 1, 3, 0, 2], dtype=np.int32), np.ones(8, dtype=np.dtype(dtype)),
                  name="4-cycle")
     start = time.perf_counter()
-    contract(ring, parallel=parallel)
+    contract(ring, parallel=key[1])
     COMPILE_SECONDS[key] = time.perf_counter() - start
     return COMPILE_SECONDS[key]
 
 
 def compile_seconds(dtype, parallel: bool | None = None) -> float:
     """What :func:`compile_for` took in this process for ``dtype`` (0 when it has not run)."""
-    return COMPILE_SECONDS.get((np.dtype(dtype).str, bool(PARALLEL if parallel is None else parallel)), 0.0)
+    return COMPILE_SECONDS.get(_compile_key(dtype, parallel), 0.0)
+
+
+def _compile_key(dtype, parallel: bool | None) -> tuple[str, bool]:
+    return np.dtype(dtype).str, bool(PARALLEL if parallel is None else parallel)
 
 
 @dataclass
