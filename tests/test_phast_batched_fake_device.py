@@ -24,10 +24,16 @@ def _dev(a, dtype=None):
     return np.asarray(a, dtype=dtype).view(Dev)
 
 
+class FakeOutOfMemory(MemoryError):
+    pass
+
+
 FAKE_CUPY = SimpleNamespace(
     asarray=_dev, empty=lambda shape, dtype=None: np.empty(shape, dtype).view(Dev),
-    int32=np.int32, cuda=SimpleNamespace(Device=lambda: SimpleNamespace(synchronize=lambda: None)),
-    get_default_memory_pool=lambda: SimpleNamespace(free_all_blocks=lambda: None))
+    full=lambda shape, value, dtype=None: np.full(shape, value, dtype).view(Dev), int32=np.int32,
+    cuda=SimpleNamespace(Device=lambda: SimpleNamespace(synchronize=lambda: None),
+                         memory=SimpleNamespace(OutOfMemoryError=FakeOutOfMemory)),
+    get_default_memory_pool=lambda: SimpleNamespace(free_all_blocks=lambda: None, used_bytes=lambda: 0))
 
 
 def _setup(self):
@@ -104,6 +110,27 @@ def test_a_wrong_row_is_caught(fake_device, monkeypatch, tmp_path):
     assert not end["verified"]
     assert not all(r["verified"] for r in bench.per_tree(g, ks=(32,), columns=(64,), copy_bps=1e12,
                                                          log=lambda s: None))
+
+
+def test_blocks_that_no_longer_fit_are_halved_and_the_run_says_so(fake_device, monkeypatch):
+    real_allocate = PB.BatchedPhast.allocate
+
+    def room_for_64(self, count):
+        if self.columns(count) > 64:  # another process took the memory the block was chosen for
+            raise FakeOutOfMemory(count)
+        return real_allocate(self, count)
+    monkeypatch.setattr(PB.BatchedPhast, "allocate", room_for_64)
+    g = generators.road_like(300, 700, seed=4, name="r")
+    said = []
+    end = bench.all_sources_in_process(g, k=32, block=256, log=said.append)
+    assert end["verified"] and end["block"] == 64 and end["blocks"] == 5 and end["sources"] == 300
+    assert [s for s in said if "do not fit" in s] and "blocks of 128 instead" in said[0]
+
+    def no_room(self, count):
+        raise FakeOutOfMemory(count)
+    monkeypatch.setattr(PB.BatchedPhast, "allocate", no_room)
+    with pytest.raises(FakeOutOfMemory):  # not even K sources fit: the error, not a silent empty run
+        bench.all_sources_in_process(g, k=32, block=256, log=said.append)
 
 
 def test_a_stand_in_run_and_its_sample(fake_device, monkeypatch):

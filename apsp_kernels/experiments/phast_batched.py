@@ -110,6 +110,27 @@ def per_tree(g, ks=KS, columns=COLUMNS, copy_bps=None, repeats=3, seed=0, log=pr
     return rows_out
 
 
+def block_buffers(g, sweeps, block: int, log=print):
+    """The rows of one block and the sweeps' working matrix for blocks of ``block`` sources,
+    the block halved (down to K) while they do not fit this GPU's memory now: another process
+    may have taken some since the block was chosen. Returns (rows, block)."""
+    cp = gpu.cupy()
+    while True:
+        try:
+            out = cp.empty((block, g.n), dtype=g.dtype)
+            sweeps.allocate(block)
+            return out, block
+        except cp.cuda.memory.OutOfMemoryError:
+            out = sweeps.D = sweeps.stamps = None
+            gpu.free_pool()
+            if block <= sweeps.k:
+                raise
+            held = cp.get_default_memory_pool().used_bytes()
+            log(f"  {g.name}: blocks of {block} sources do not fit this GPU now ({gpu.free_bytes() / 2**30:.1f} "
+                f"GiB free, {held / 2**30:.1f} GiB held by this process); blocks of {block // 2} instead")
+            block //= 2
+
+
 def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, sources=None, checks=MAX_CHECKS,
                            log=print) -> dict:
     """Every source's reductions (or those of ``sources``) as ``distributed.all_sources``
@@ -125,7 +146,7 @@ def all_sources_in_process(g, k=PB.DEFAULT_K, block=BLOCK, seed=0, sources=None,
     sweep_s = reduce_s = 0.0
     picked = []
     sweeps = PB.BatchedPhast(g, k).setup()
-    out = cp.empty((block, g.n), dtype=g.dtype)
+    out, block = block_buffers(g, sweeps, block, log)
     starts = range(0, len(ids), block)
     checked = set(np.linspace(0, len(starts) - 1, min(len(starts), checks)).round().astype(int).tolist())
     cp.cuda.Device().synchronize()
@@ -288,7 +309,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
         ids = whole_blocks(np.arange(g.n), sample_sources, block, seed)
         end = all_sources_in_process(g, block=block, sources=ids, checks=4, log=log)
         estimate_s = end["wall_s"] / len(ids) * g.n
-        label = (f"sample of {len(ids):,} sources in whole blocks of {block} (seed {seed}); the full run "
+        label = (f"sample of {len(ids):,} sources in whole blocks of {end['block']} (seed {seed}); the full run "
                  f"estimated at {estimate_s:.3g} s from it")
     log(f"  {g.name}: single tree {single_ms:.3f} ms (verified={single_ok}); best K={best.get('K')} "
         f"{best.get('us_per_tree', float('nan')):.3f} µs/tree; all sources: {label}")
