@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 
+from .. import gpu
 from ..errors import InputError
 from ..gpu import visible_gpus
 
@@ -35,6 +36,7 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
             raise InputError("local(gpus=...) needs dask-cuda and a CUDA device; install "
                              "'.[distributed-gpu]' on a GPU host, or pass cpu_workers= instead")
         from dask_cuda import LocalCUDACluster
+        gpu.free_pool()  # what this process's CuPy pool caches would shrink the blocks of a worker beside it
         cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=gpu_list(gpus),
                                    threads_per_worker=threads_per_worker, **kwargs)
     else:

@@ -280,6 +280,7 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
     sources in whole blocks with the full run's estimate (labelled). ``keep``: a dict that gets
     the stand-in (its hierarchy on it) by ``n``, for runs after this one."""
     cp = gpu.cupy()
+    gpu.free_pool()  # a long-lived array carved from a cached block of the last size would pin all of it
     t = time.perf_counter()
     g = road_stand_in(n, seed)
     made = time.perf_counter() - t
