@@ -170,3 +170,22 @@ def test_figures_render(small, monkeypatch, tmp_path):
     fig.savefig(tmp_path / "m.png")
     fig = lib.plot_decision_map(auto.load_table(tmp_path / "missing.csv"), results, "m")
     assert (tmp_path / "t.png").stat().st_size > 0
+
+
+def test_the_backends_path_rows_convert_g_in_every_call_of_one_row_and_once_for_the_cached_row(monkeypatch):
+    import networkx as nx
+    from apsp_kernels.experiments import parity
+    from apsp_kernels.nx_backend.interface import BackendInterface
+    calls = []
+    convert = BackendInterface.convert_from_nx
+    monkeypatch.setattr(BackendInterface, "convert_from_nx",
+                        staticmethod(lambda *a, **kw: calls.append(1) or convert(*a, **kw)))
+    cfg = parity.config("smoke") | {"repeats": 3, "budget_s": 60.0, "path_checks": 20,
+                                    "path_graph": {"kind": "road_like", "n": 300, "m": 840, "for": "USA-road-d.NY"}}
+    before = set(nx.config.warnings_to_ignore)
+    recs = parity.path_rows(cfg)
+    assert [r.method for r in recs] == ["apsp_kernels backend", parity.CACHED_PATHS, "networkx"]
+    assert all(r.verified for r in recs) and nx.config.warnings_to_ignore == before
+    assert len(calls) == 3  # each timed call of the first row; the cached row reuses the last conversion
+    table = parity.path_table(recs)
+    assert list(table["implementation"]) == [r.method for r in recs]

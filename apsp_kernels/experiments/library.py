@@ -84,9 +84,10 @@ def build_graph(spec: dict) -> Graph:
 
 
 # ----------------------------------------------------------------------------- timing pieces
-def time_calls(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf")):
-    """Milliseconds of ``fn()`` per timed run and the last result (:func:`timing.time_host`)."""
-    return timing.time_host(fn, repeats, warmup, budget_s)
+def time_calls(fn, repeats: int, warmup: int = 0, budget_s: float = float("inf"), before=None):
+    """Milliseconds of ``fn()`` per timed run and the last result (:func:`timing.time_host`;
+    ``before()`` untimed before each timed run)."""
+    return timing.time_host(fn, repeats, warmup, budget_s, before=before)
 
 
 def scipy_picks(A, indices) -> str:
