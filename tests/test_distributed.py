@@ -136,12 +136,13 @@ def test_gpu_workers_start_after_this_process_hands_back_the_gpu_memory_it_cache
     import distributed
     order = []
     fake = types.ModuleType("dask_cuda")
-    fake.LocalCUDACluster = lambda **kw: order.append(("workers on", kw["CUDA_VISIBLE_DEVICES"])) or "cluster"
+    fake.LocalCUDACluster = lambda **kw: order.append(("workers on", kw["CUDA_VISIBLE_DEVICES"],
+                                                       kw["dashboard_address"])) or "cluster"
     monkeypatch.setitem(sys.modules, "dask_cuda", fake)
     monkeypatch.setattr(gpu, "free_pool", lambda: order.append("pool freed"))
     monkeypatch.setattr(distributed, "Client", lambda c, set_as_default=True: ("client of", c))
     assert cluster.local(gpus="0,1") == ("client of", "cluster")
-    assert order == ["pool freed", ("workers on", ["0", "1"])]
+    assert order == ["pool freed", ("workers on", ["0", "1"], ":0")]  # the dashboard on a free port
 
 
 def test_closing_a_local_cluster_quiets_only_the_heartbeats_its_scheduler_ends():

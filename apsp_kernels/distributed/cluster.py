@@ -31,6 +31,7 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
     (``processes=False``: threads of this process, which start at once); ``kwargs`` go to the
     cluster. :func:`close` stops both."""
     from distributed import Client, LocalCluster
+    kwargs.setdefault("dashboard_address", ":0")  # a free port: another cluster on this host may hold 8787
     if gpus is not None:
         if not dask_cuda_available():
             raise InputError("local(gpus=...) needs dask-cuda and a CUDA device; install "
@@ -46,7 +47,6 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
         if kwargs.get("processes", True):  # CPU workers, even on a GPU host: SciPy's block solver
             kwargs["env"] = {"APSP_DISABLE_GPU": "1", **kwargs.get("env", {})}
         kwargs.setdefault("processes", True)
-        kwargs.setdefault("dashboard_address", ":0")
         cluster = LocalCluster(n_workers=int(workers), threads_per_worker=threads_per_worker, **kwargs)
     return Client(cluster, set_as_default=set_as_default)
 
