@@ -204,7 +204,7 @@ def path_rows(cfg: dict) -> list[Record]:
     call = lambda: fn(G, 0, backend="apsp_kernels")  # noqa: E731
     try:
         times, (lengths, paths) = library.time_calls(call, cfg["repeats"], warmup=1 if gpu.available() else 0,
-                                                     budget_s=cfg["budget_s"], before=G.__networkx_cache__.clear)
+                                                     budget_s=cfg["budget_s"], before=getattr(G, "__networkx_cache__", {}).clear)
     except NotImplementedError as exc:
         ours.skipped = f"the backend declined: {exc}"
         return [ours, own]
