@@ -310,8 +310,8 @@ def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, samp
         ids = whole_blocks(np.arange(g.n), sample_sources, block, seed)
         end = all_sources_in_process(g, block=block, sources=ids, checks=4, log=log)
         estimate_s = end["wall_s"] / len(ids) * g.n
-        label = (f"sample of {len(ids):,} sources in whole blocks of {end['block']} (seed {seed}); the full run "
-                 f"estimated at {estimate_s:.3g} s from it")
+        label = (f"sample of {len(ids):,} sources in whole blocks of {end['block']} (seed {seed}); the full "
+                 f"run estimated at {estimate_s:.3g} s from it")
     log(f"  {g.name}: single tree {single_ms:.3f} ms (verified={single_ok}); best K={best.get('K')} "
         f"{best.get('us_per_tree', float('nan')):.3f} µs/tree; all sources: {label}")
     return {"graph": g.name, "stand_in": True,
