@@ -434,8 +434,10 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     g = road(100)
     est = estimate(g, client, sample=20, block_size=8, store_dir=tmp_path / "rows")
-    assert est["label"].startswith("estimate from 16 of 100 sources in 2 whole blocks") and "band +-" in est["label"]
+    assert est["label"].startswith("estimate from 16 of 100 sources in 2 whole blocks")
+    assert "band: 2 standard errors" in est["label"]
     assert est["seconds"] > 0 and est["bytes_on_disk"] > 0 and est["blocks"] == 2
+    assert est["seconds"] == est["blocks_seconds"] + est["outside_blocks_seconds"]
     assert est["seconds_low"] <= est["seconds"] <= est["seconds_high"]
     assert est["warm_up_sources"] == 2  # one source per CPU worker, not a block each
     text = estimate_text(est)
@@ -446,6 +448,21 @@ def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     whole = estimate(road(40), client, sample=256, block_size=64)  # the sample is the graph
     assert whole["measured_all"] and whole["label"].startswith("measured from 40 of 40")
     assert estimate_text(whole).startswith("MEASURED") and " s" in estimate_text(whole)
+
+
+def test_the_estimate_adds_the_time_outside_the_blocks_once_and_per_block_at_its_upper_end(monkeypatch):
+    est_module = sys.modules["apsp_kernels.distributed.estimate"]  # the module, not the function of that name
+    g = road(100)
+    sample = runner.Run(reductions=None, store=None, seconds=3.0, block_solver="scipy:dijkstra", workers=2, blocks=4,
+                        block_seconds=[1.0] * 4, block_workers=["a", "b", "a", "b"], block_sources=[8] * 4)
+    monkeypatch.setattr(est_module, "all_sources", lambda *a, **kw: sample)
+    client = types.SimpleNamespace(run=lambda f: {"a": {"on_gpu": False}, "b": {"on_gpu": False}})
+    est = estimate(g, client, sample=32, block_size=8)
+    # 1/8 s per source, 100 sources on 2 workers: 6.25 s in blocks; the sample's wall 3 s = 2 s of the busiest
+    # worker's blocks + 1 s outside them, 0.25 s per block: 13 blocks of the full run, 3.25 s
+    assert est["blocks_seconds"] == 6.25 and est["outside_blocks_seconds"] == 1.0
+    assert (est["seconds_low"], est["seconds"], est["seconds_high"]) == (7.25, 7.25, 9.5)
+    assert "the blocks 6.25 s, outside them 1 s" in est["label"] and "up to 3.25 s outside" in est["label"]
 
 
 def test_the_warm_up_is_bounded():
