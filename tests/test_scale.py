@@ -183,3 +183,14 @@ def test_the_scaling_table_gives_each_runs_median_beside_its_fastest():
     t = sc.scaling_table([one, two]).set_index("workers")
     assert t.loc[2, "runs"] == 3 and t.loc[2, "time_s"] == pytest.approx(1.067) and t.loc[2, "fastest_s"] == 1.04
     assert t.loc[2, "speedup_vs_1"] == pytest.approx(2.0 / 1.067)  # medians against medians
+
+
+def test_a_sample_fits_the_budget_by_the_upper_end_of_the_estimates_band():
+    import numpy as np
+    ids = np.arange(1000)
+    est = {"seconds": 10.0, "seconds_high": 40.0, "workers": 2}
+    sources, scale, how = sc.sample_for(ids, est, budget=20.0)  # the central 10 s fits, the upper 40 s does not
+    assert len(sources) == 500 and scale == 2.0 and "estimated up to 40 s for all" in how
+    assert sc.sample_for(ids, est, budget=40.0)[1:] == (1.0, "")
+    one_block = {"seconds": 10.0, "seconds_high": float("nan"), "workers": 2}  # no band: the central value
+    assert len(sc.sample_for(ids, one_block, budget=5.0)[0]) == 500

@@ -183,13 +183,15 @@ def _record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0, h
                   **(check or {}))
 
 
-def sample_for(ids: np.ndarray, seconds_per_source: float, workers: int, budget: float):
-    """All sources when the estimate fits ``budget`` seconds, else a sample that does."""
-    full = seconds_per_source * len(ids) / max(workers, 1)
+def sample_for(ids: np.ndarray, est: dict, budget: float):
+    """All sources when the dry run's estimate (:func:`estimate`; the upper end of its band where
+    it has one) fits ``budget`` seconds, else a sample that does."""
+    high = est["seconds_high"]
+    full = high if np.isfinite(high) else est["seconds"]
     if full <= budget:
         return ids, 1.0, ""
-    size = max(workers, int(budget * workers / max(seconds_per_source, 1e-12)))
-    return scaled_sample(ids, size, why=f": the dry run estimated {full:.0f} s for all")
+    size = max(est["workers"], int(len(ids) * budget / max(full, 1e-12)))
+    return scaled_sample(ids, size, why=f": the dry run estimated up to {full:.0f} s for all")
 
 
 def median_run(runs):
@@ -205,7 +207,7 @@ def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:
     ids = np.arange(graph.n, dtype=np.int32)
     est = estimate(graph, client, sample=cfg["estimate_sample"], block_size=cfg["block_size"])
     print(describe(est))
-    sources, scale, how = sample_for(ids, est["seconds_per_source"], est["workers"], cfg["budget_s"])
+    sources, scale, how = sample_for(ids, est, cfg["budget_s"])
     repeats = max(1, int(cfg.get("road_repeats", 1)))
     runs = [all_sources(graph, client, sources, block_size=cfg["block_size"],
                         desc=f"{graph.name} on {device}" + (f", run {i + 1} of {repeats}" if repeats > 1 else ""))
