@@ -212,12 +212,9 @@ def path_rows(cfg: dict) -> list[Record]:
     library._set_times(ours, times)
     ours.verified, ours.max_error, ours.verify_scope = check_paths(G, 0, lengths, paths, want_len,
                                                                    cfg["path_checks"], cfg["seed"])
-    ignored = set(nx.config.warnings_to_ignore)
-    nx.config.warnings_to_ignore = ignored | {"cache"}  # NetworkX's note that it reuses its cache: wanted here
-    try:
+    # NetworkX's note that it reuses its cached conversion: wanted here
+    with nx.config(warnings_to_ignore=set(nx.config.warnings_to_ignore) | {"cache"}):
         times, (again, again_paths) = library.time_calls(call, cfg["repeats"], warmup=1, budget_s=cfg["budget_s"])
-    finally:
-        nx.config.warnings_to_ignore = ignored
     library._set_times(cached, times)
     cached.verified, cached.max_error, cached.verify_scope = check_paths(G, 0, again, again_paths, want_len,
                                                                          cfg["path_checks"], cfg["seed"])
