@@ -37,8 +37,7 @@ FAKE_CUPY = SimpleNamespace(
 
 
 def _setup(self):
-    self.D = self.stamps = None
-    return self
+    return self.release()
 
 
 def _sweep(self, ranks):

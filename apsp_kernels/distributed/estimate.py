@@ -86,7 +86,7 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     per_source = float(np.sum(run.block_seconds)) / len(picked)
     inside = per_source * len(ids) / max(workers, 1)
     outside = run.outside_blocks_s
-    every_block = outside / len(blocks) * len(split(len(ids), size))
+    every_block = outside / len(blocks) * -(-len(ids) // size)  # per block of the full run
     measured_all = len(picked) == len(ids)
     if measured_all:
         seconds = low = high = run.seconds

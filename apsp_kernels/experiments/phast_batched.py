@@ -121,7 +121,8 @@ def block_buffers(g, sweeps, block: int, log=print):
             sweeps.allocate(block)
             return out, block
         except cp.cuda.memory.OutOfMemoryError:
-            out = sweeps.D = sweeps.stamps = None
+            out = None
+            sweeps.release()
             gpu.free_pool()
             if block <= sweeps.k:
                 raise

@@ -138,6 +138,10 @@ class BatchedPhast:
         if self.shared > 48 * 1024:
             self.k_upper.max_dynamic_shared_size_bytes = self.shared
         self.dev = device_layout(self.graph)
+        return self.release()
+
+    def release(self):
+        """Drop the working matrix and the stamps (the next :meth:`allocate` makes them again)."""
         self.D = self.stamps = None
         return self
 
@@ -148,7 +152,7 @@ class BatchedPhast:
         c = self.columns(count)
         if self.D is None or self.D.shape[1] < c:
             n = self.graph.n
-            self.D = self.stamps = None
+            self.release()
             self.D = cp.empty((n, c), dtype=self.graph.dtype)
             self.stamps = cp.full((c // self.k, n), -1, dtype=cp.int32)
             self.passes = 0
