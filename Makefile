@@ -15,18 +15,25 @@ RESUME ?=
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup reproduce test test-gpu smoke data lab clean distclean
+.PHONY: help setup precompile reproduce test test-gpu smoke data lab docs clean distclean wheel check-wheel
 
 comma := ,
 empty :=
 space := $(empty) $(empty)
 
-# The data mirror beside this checkout, unless APSP_DATA_MIRROR names another.
+# The data mirror: APSP_DATA_MIRROR, else .data_mirror/ in this checkout, else ../shared/data/raw beside it.
+# A mirror's gaps are stood in for without a download attempt unless APSP_DATA_DOWNLOAD=1.
 ifeq ($(APSP_DATA_MIRROR),)
-ifneq ($(wildcard ../shared/data/raw),)
+ifneq ($(wildcard .data_mirror),)
+export APSP_DATA_MIRROR := $(abspath .data_mirror)
+else ifneq ($(wildcard ../shared/data/raw),)
 export APSP_DATA_MIRROR := $(abspath ../shared/data/raw)
 endif
 endif
+# Runs from the checkout keep downloads and parsed graphs in data/cache (the package's default: the user's cache).
+export APSP_DATA_CACHE ?= $(abspath data/cache)
+WHEEL_DIR ?= .whl
+CHECK_VENV ?= build/wheel-venv
 
 # Import names the interpreter needs: pyproject's dependency list (import name =
 # distribution name), plus the test tools or jupyterlab for the targets that use them.
@@ -39,6 +46,10 @@ endif
 ifneq ($(filter lab,$(MAKECMDGOALS)),)
 DEPS += jupyterlab
 EXTRAS += lab
+endif
+ifneq ($(filter docs,$(MAKECMDGOALS)),)
+DEPS += mkdocs mkdocstrings mkdocstrings_handlers
+EXTRAS += docs
 endif
 ifneq ($(filter reproduce smoke data,$(MAKECMDGOALS)),)
 # CuPy for this host's driver: CUDA 13 wheels need driver >= 580, CUDA 12 >= 525; none without a GPU.
@@ -69,8 +80,13 @@ help:
 	@echo "make test        the test suite (GPU tests skip themselves without a CUDA device)"
 	@echo "make test-gpu    only the GPU tests; fails without a CUDA device"
 	@echo "make smoke       every notebook in the smoke profile (seconds) into $(SMOKE_RESULTS)/"
-	@echo "make data        fetch or stand in for every dataset (APSP_DATA_MIRROR=$(APSP_DATA_MIRROR))"
+	@echo "make data        fetch the datasets the notebooks need in PROFILE (APSP_DATA_MIRROR=$(APSP_DATA_MIRROR));"
+	@echo "                 what the mirror lacks is stood in for, or downloaded with APSP_DATA_DOWNLOAD=1"
+	@echo "make wheel       the package as a wheel in $(WHEEL_DIR)/ (for a host without a package index)"
+	@echo "make check-wheel that wheel in a fresh virtualenv, checked from outside the checkout"
+	@echo "make precompile  compile ahead what a first road-network call would (once per machine; make reproduce does it)"
 	@echo "make lab         JupyterLab on notebooks/"
+	@echo "make docs        the documentation site (docs/, mkdocs.yml) into build/docs/, warnings as errors"
 	@echo "make clean       caches and build outputs; make distclean also removes $(VENV)"
 	@echo "Python: $(PY)"
 
@@ -83,25 +99,45 @@ ifeq ($(PY),$(VENV_PY))
 	  $(PY) -m pip install $(PIP_ARGS) -e '.$(EXTRAS_SPEC)' && $(PY) $(CHECK_DEPS); }
 endif
 
-data: setup
-	$(PY) -m apsp_kernels.reproduce --fetch-data
+# Compiles ahead what a first road-network call would (numba, and CUDA on a GPU host; seconds when cached).
+precompile: setup
+	$(PY) -m apsp_kernels.precompile
+
+data: precompile
+	$(PY) -m apsp_kernels.reproduce --fetch-data --profile $(PROFILE) $(NOTEBOOKS)
 
 reproduce: data
 	$(PY) -m apsp_kernels.reproduce --profile $(PROFILE) --output $(RESULTS) $(if $(RESUME),--resume) $(NOTEBOOKS)
 
-smoke: setup
+smoke: precompile
 	$(PY) -m apsp_kernels.reproduce --profile smoke --output $(SMOKE_RESULTS) $(NOTEBOOKS)
 
 test: setup
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 NO_GPU := make test-gpu: CuPy sees no CUDA device on this machine (needs a GPU and .[cuda13] or .[cuda12])
-test-gpu: setup
+test-gpu: precompile
 	@$(PY) -c 'import sys; from apsp_kernels import gpu; sys.exit(0 if gpu.available() else "$(NO_GPU)")'
 	$(PY) -m pytest -q -p no:cacheprovider -m gpu $(PYTEST_ARGS)
 
+# pip of $(VENV) when there is one (it has pip), else of $(PYTHON); the build itself runs isolated.
+WHEEL_PY := $(if $(wildcard $(VENV_PY)),$(VENV_PY),$(PYTHON))
+wheel:
+	rm -f $(WHEEL_DIR)/apsp_kernels-*.whl
+	$(WHEEL_PY) -m pip wheel -q --no-deps $(PIP_ARGS) -w $(WHEEL_DIR) .
+
+# Its dependencies come from the package index; the checks need no GPU and no network beyond that.
+check-wheel: wheel
+	rm -rf $(CHECK_VENV)
+	$(VENV_CMD) $(CHECK_VENV)
+	$(CHECK_VENV)/bin/python -m pip install -q $(PIP_ARGS) $(WHEEL_DIR)/apsp_kernels-*.whl
+	cd "$$(mktemp -d)" && $(abspath $(CHECK_VENV))/bin/python -m apsp_kernels.install_check --outside-checkout
+
 lab: setup
 	PYTHONPATH="$(CURDIR)$${PYTHONPATH:+:$$PYTHONPATH}" $(PY) -m jupyterlab --ServerApp.root_dir=notebooks
+
+docs: setup
+	$(PY) -m mkdocs build --strict --site-dir build/docs
 
 clean:
 	rm -rf build .pytest_cache *.egg-info

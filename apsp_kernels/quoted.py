@@ -2,7 +2,7 @@
 
 A driver lists, per claim, the published ranges and extremes its verdicts quote
 (:class:`Quoted`, in the driver's ``QUOTED``): which cells of
-``data/published/transcriptions.csv`` (a table, a column, a pandas query over the rows), or
+``apsp_kernels/data/published/transcriptions.csv`` (a table, a column, a pandas query over the rows), or
 the ratio of two sets of cells matched on key columns, and which extremes the verdict shows.
 The driver writes its published text from :meth:`Quoted.low` / :meth:`Quoted.high`; the audit
 (:mod:`apsp_kernels.audit`) checks that every extreme a spec names is shown in the verdict's

@@ -6,6 +6,7 @@ Every file goes to ``results/<notebook>/`` in the layout the gallery reads
 from __future__ import annotations
 
 import io
+from importlib import resources
 from pathlib import Path
 
 import pandas as pd
@@ -14,16 +15,17 @@ from . import code_identity, gpu, provenance
 from .records import Record, from_csv, read_json, this_device, to_frame, write_atomic, write_csv, write_json
 from .verdicts import VERDICT_COLUMNS
 
-PUBLISHED_DIR = Path(__file__).resolve().parent.parent / "data" / "published"
+PUBLISHED_DIR = resources.files("apsp_kernels") / "data" / "published"  # inside the package: any install reads it
 TRANSCRIPTIONS = PUBLISHED_DIR / "transcriptions.csv"
 RESUME_FILE = "resume.json"  # the runner's list of experiments to reuse (reproduce --resume)
 GOAL_GPU = "NVIDIA H100 80GB HBM3"  # the GPU the project's goals in seconds were set for
 
 
 def transcriptions() -> pd.DataFrame:
-    """The one transcription table, ``data/published/transcriptions.csv``: a row per published
-    cell (paper, table, row, column, value, page: where in the paper's text it stands)."""
-    return pd.read_csv(TRANSCRIPTIONS, dtype=str, keep_default_na=False)
+    """The one transcription table, ``apsp_kernels/data/published/transcriptions.csv``: a row per
+    published cell (paper, table, row, column, value, page: where in the paper's text it stands)."""
+    with TRANSCRIPTIONS.open("r", encoding="utf-8") as f:
+        return pd.read_csv(f, dtype=str, keep_default_na=False)
 
 
 def published(paper: str, table: str) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
     python -m apsp_kernels.reproduce --profile smoke|default|paper [--output results] [NAME ...]
     python -m apsp_kernels.reproduce --list
-    python -m apsp_kernels.reproduce --fetch-data
+    python -m apsp_kernels.reproduce --fetch-data [--profile P] [--download] [NAME ...]
 
 Each ``notebooks/<stem>.ipynb`` (all of them, sorted, or the stems named) runs under
 papermill with the parameters ``profile`` and ``output_dir`` (given relative to the
@@ -40,7 +40,6 @@ import shutil
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -430,29 +429,50 @@ def uses_every_gpu(notebook: Path) -> bool:
     return meta.get("apsp_kernels", {}).get("gpus") == "all"
 
 
-def fetch_data() -> int:
-    """Load every dataset once (download, mirror or cache), standing in for what is unavailable."""
+def fetch_data(stems, profile: str) -> int:
+    """Load once each dataset the notebooks ``stems`` need in ``profile`` (cache, mirror or download;
+    the parsed graph is cached) and say once which ones the notebooks will stand in for, and why."""
     from . import datasets
+    from .datasets import fetch, needs
     from .errors import DatasetUnavailable
 
-    print(f"data mirror: {os.environ.get('APSP_DATA_MIRROR') or '(none: APSP_DATA_MIRROR is unset)'}")
-    errors = 0
-    for name in datasets.names():
+    print(f"data mirror: {fetch.mirror_dir() or f'(none: {fetch.ENV_MIRROR} is unset)'}; cache: {fetch.cache_dir()}")
+    wanted = needs.needed(stems, profile) if stems else datasets.names()
+    scope = f"the {profile} profile of {', '.join(stems)} needs" if stems else "no notebooks found: every dataset"
+    print(f"datasets {scope}: {', '.join(wanted) or 'none'}")
+    errors, stood_in = 0, []
+    for name in wanted:
         try:
-            with warnings.catch_warnings():  # the stand-in warning: the line below says it
-                warnings.simplefilter("ignore", UserWarning)
-                g = datasets.load_or_stand_in(name)
-        except (DatasetUnavailable, OSError) as exc:  # offline: the notebooks stand in themselves
-            print(f"  {name}: unavailable here ({exc})")
+            g = datasets.load(name)
+        except (DatasetUnavailable, OSError) as exc:
+            stood_in.append(name)
+            if fetch.no_download_reason() is None or isinstance(exc, OSError):  # say what was tried
+                print(f"  {name}: unavailable ({exc})")
             continue
         except Exception as exc:  # a corrupt or mismatching file is a real problem
             errors += 1
             print(f"  {name}: ERROR {type(exc).__name__}: {exc}")
             continue
-        what = "STAND-IN" if g.is_stand_in else "ok"
-        origin = g.meta.get("label") or g.meta.get("source") or ""
-        print(f"  {name}: {what}: {g.n:,} vertices, {g.m:,} arcs {f'({origin})' if origin else ''}".rstrip())
+        print(f"  {name}: ok: {g.n:,} vertices, {g.m:,} arcs ({g.meta.get('source')})")
+    if stood_in:
+        why = fetch.no_download_reason() or "their downloads failed"
+        print(f"the notebooks stand in for {', '.join(stood_in)} (labelled road-like graphs of the same size, "
+              f"not the papers' data): not in the cache or the mirror, and {why}")
     return 1 if errors else 0
+
+
+def data_note(stems, profile: str) -> str | None:
+    """One line on the datasets the run needs that are not on this machine and what the notebooks do
+    instead (download or labelled stand-ins), or None when every one is here."""
+    from .datasets import fetch, get, needs
+
+    missing = [name for name in needs.needed(stems, profile) if fetch.find_local(get(name)) is None]
+    if not missing:
+        return None
+    reason = fetch.no_download_reason()
+    action = (f"the notebooks download them into {fetch.cache_dir()}" if reason is None
+              else f"{reason}: the notebooks use labelled stand-ins")
+    return f"datasets not in the cache or the mirror: {', '.join(missing)}; {action}"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -470,7 +490,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="reuse the experiments an unfinished (killed or failed) run of the same profile "
                         "and commit measured in full")
     p.add_argument("--list", action="store_true", help="list the notebooks and exit")
-    p.add_argument("--fetch-data", action="store_true", help="fetch or stand in for every dataset and exit")
+    p.add_argument("--fetch-data", action="store_true",
+                   help="fetch or stand in for the datasets the notebooks (all, or those named) need in the "
+                        "profile, and exit")
+    p.add_argument("--download", action="store_true",
+                   help="download the datasets missing from the cache even while a mirror is set "
+                        "(as APSP_DATA_DOWNLOAD=1; without it a mirror's gaps are stood in for at once)")
     return p.parse_args(argv)
 
 
@@ -494,9 +519,12 @@ def protect_gpu_results(output: Path, profile: str) -> Path:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.fetch_data:
-        return fetch_data()
+    if args.download:
+        from .datasets import fetch
+        os.environ[fetch.ENV_DOWNLOAD] = "1"  # for the notebooks' kernels too
     notebooks = find_notebooks(args.notebooks_dir, args.names)
+    if args.fetch_data:
+        return fetch_data([nb.stem for nb in notebooks], args.profile)
     if args.list:
         for nb in notebooks:
             print(f"{nb.stem:<28} {heading(nb)}".rstrip())
@@ -504,6 +532,9 @@ def main(argv=None) -> int:
     if not notebooks:
         print(f"no notebooks in {args.notebooks_dir}", file=sys.stderr)
         return 1
+    note = data_note([nb.stem for nb in notebooks], args.profile)
+    if note:
+        print(note, file=sys.stderr)
     args.output = protect_gpu_results(args.output, args.profile)
     results = gallery.profile_dir(args.output, args.profile)
     runs = run_all(notebooks, results, args.profile, sequential=args.sequential, timed_in=[args.output],

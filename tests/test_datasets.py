@@ -1,7 +1,9 @@
-"""Dataset registry, lookup (cache -> mirror -> download), checksums and the parsed cache.
+"""Dataset registry, lookup (cache -> mirror -> download), checksums, the parsed cache, and what
+a notebook run loads.
 
 Each test gets its own empty cache and mirror (env APSP_DATA_CACHE / APSP_DATA_MIRROR)
-and a downloader that fails, so no test touches the network.
+and a downloader that fails, so no test touches the network. With a mirror set, downloads
+need APSP_DATA_DOWNLOAD=1 (``downloads_on``).
 """
 import dataclasses
 import gzip
@@ -15,8 +17,8 @@ import numpy as np
 import pytest
 
 import apsp_kernels
-from apsp_kernels import datasets
-from apsp_kernels.datasets import cache, fetch, registry
+from apsp_kernels import datasets, reproduce
+from apsp_kernels.datasets import cache, fetch, needs, registry
 from apsp_kernels.errors import ChecksumError, DatasetUnavailable, InputError
 
 RAW = Path("/work/shared/data/raw")
@@ -38,12 +40,23 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv(fetch.ENV_CACHE, str(tmp_path / "cache"))
     monkeypatch.setenv(fetch.ENV_MIRROR, str(tmp_path / "mirror"))
     monkeypatch.delenv(fetch.ENV_OFFLINE, raising=False)
+    monkeypatch.delenv(fetch.ENV_DOWNLOAD, raising=False)
 
     def no_network(ds, folder):
         raise ConnectionError("network is unreachable (test)")
 
     monkeypatch.setattr(fetch, "download", no_network)
     return tmp_path
+
+
+@pytest.fixture
+def downloads_on(monkeypatch):
+    """Downloads allowed although a mirror is set (APSP_DATA_DOWNLOAD=1)."""
+    monkeypatch.setenv(fetch.ENV_DOWNLOAD, "1")
+
+
+def fail_if_downloaded(monkeypatch):
+    monkeypatch.setattr(fetch, "download", lambda ds, folder: pytest.fail(f"{ds.name} downloaded"))
 
 
 def fake_dataset(text=TINY_GR, fmt="dimacs", name="tiny", nodes=3, arcs=4, sha256="auto"):
@@ -93,6 +106,12 @@ def test_registry_checksums_agree_with_sources_md():
             assert ds.sha256 in text, ds.name
 
 
+def test_the_tables_are_package_data():
+    package = Path(apsp_kernels.__file__).resolve().parent
+    assert Path(str(registry.TABLE_PATH)).resolve().parent == package / "data"
+    assert len(registry.table()) == len(PAPER_COUNTS)
+
+
 def test_lookup_by_short_full_name_and_alias():
     assert datasets.get("USA-road-d.NY") is datasets.get("ny") is datasets.get("nyc")
     assert datasets.get("p2p-Gnutella04").name == "gnutella04"
@@ -128,7 +147,7 @@ def test_cache_is_searched_before_mirror(isolated):
     assert fetch.find_local(ds) == cached
 
 
-def test_missing_and_offline_raises_with_url_and_where_to_put_it(isolated):
+def test_missing_and_offline_raises_with_url_and_where_to_put_it(isolated, downloads_on):
     ds = fake_dataset()
     assert not datasets.available(ds)
     with pytest.raises(DatasetUnavailable) as err:
@@ -145,7 +164,40 @@ def test_offline_switch_skips_the_download(isolated, monkeypatch):
         datasets.load(fake_dataset())
 
 
-def test_download_lands_in_the_cache(isolated, monkeypatch):
+def test_offline_wins_over_the_download_switch(isolated, downloads_on, monkeypatch):
+    monkeypatch.setenv(fetch.ENV_OFFLINE, "1")
+    fail_if_downloaded(monkeypatch)
+    with pytest.raises(DatasetUnavailable, match="downloads are off"):
+        datasets.load(fake_dataset())
+
+
+def test_a_mirror_s_gap_is_not_downloaded_unless_asked(isolated, monkeypatch):
+    fail_if_downloaded(monkeypatch)
+    with pytest.raises(DatasetUnavailable, match=f"downloads are off while a mirror is set.*{fetch.ENV_DOWNLOAD}=1"):
+        datasets.load(fake_dataset())
+
+
+def test_without_a_mirror_a_missing_dataset_is_downloaded(isolated, monkeypatch):
+    monkeypatch.delenv(fetch.ENV_MIRROR)
+    ds = fake_dataset()
+    monkeypatch.setattr(fetch, "download", lambda ds, folder: put(folder, ds))
+    assert fetch.no_download_reason() is None and datasets.load(ds).m == 4
+
+
+def test_no_mirror_unless_one_is_named(isolated, monkeypatch):
+    monkeypatch.delenv(fetch.ENV_MIRROR)
+    assert fetch.mirror_dir() is None  # not even the checkout's .data_mirror/, present or not
+
+
+def test_the_default_cache_is_the_user_s_not_the_checkout_s(monkeypatch, tmp_path):
+    monkeypatch.delenv(fetch.ENV_CACHE)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert fetch.cache_dir() == tmp_path / "xdg" / "apsp_kernels"
+    monkeypatch.setenv(fetch.ENV_CACHE, "~/elsewhere")
+    assert fetch.cache_dir() == Path.home() / "elsewhere"
+
+
+def test_download_lands_in_the_cache(isolated, downloads_on, monkeypatch):
     ds = fake_dataset()
     monkeypatch.setattr(fetch, "download", lambda ds, folder: put(folder, ds))
     g = datasets.load(ds)
@@ -153,7 +205,7 @@ def test_download_lands_in_the_cache(isolated, monkeypatch):
     assert datasets.available(ds)
 
 
-def test_bad_download_is_deleted(isolated, monkeypatch):
+def test_bad_download_is_deleted(isolated, downloads_on, monkeypatch):
     ds = fake_dataset(sha256="0" * 64)
     monkeypatch.setattr(fetch, "download", lambda ds, folder: put(folder, ds))
     with pytest.raises(ChecksumError, match="deleted"):
@@ -258,8 +310,9 @@ def stub_generators(monkeypatch):
     return calls
 
 
-def test_stand_in_is_labelled(stub_generators):
-    with pytest.warns(UserWarning, match="stand-in for USA-road-d.COL"):
+def test_stand_in_is_labelled(stub_generators, monkeypatch):
+    fail_if_downloaded(monkeypatch)  # the mirror lacks COL: stood in for at once, saying why
+    with pytest.warns(UserWarning, match="stand-in for USA-road-d.COL.*downloads are off while a mirror is set"):
         g = datasets.load_or_stand_in("COL", seed=3)
     assert stub_generators == [(435_666, 1_057_066, 3, "COL")]
     assert g.is_stand_in and g.name == "COL" and g.meta["generator"] == "road_like"
@@ -305,3 +358,46 @@ def test_real_originals_from_the_shared_mirror(monkeypatch, name):
     if ds.weights_are_generated:
         assert g.max_weight <= 100
     assert datasets.load(name).m == g.m          # from the parsed cache
+
+
+# ----------------------------------------------------- what a notebook run loads
+@pytest.mark.parametrize("stem, profile, expected", [
+    ("bodra", "default", ["NY", "BAY", "COL", "FLA", "gnutella04", "gnutella25", "gnutella30"]),  # NE, E skipped
+    ("bodra", "paper", list(PAPER_COUNTS)),
+    ("library", "default", ["NY", "gnutella04"]),
+    ("library", "smoke", []),
+    ("liu", "paper", []),
+])
+def test_a_notebook_needs_the_datasets_its_config_names(stem, profile, expected):
+    assert needs.needed([stem], profile) == expected
+
+
+def test_a_notebook_without_a_config_needs_every_dataset():
+    assert needs.needed(["no_such_notebook"], "default") == list(PAPER_COUNTS)
+
+
+def test_fetch_data_loads_what_the_notebooks_need_and_names_the_stand_ins_once(isolated, monkeypatch, capsys):
+    fail_if_downloaded(monkeypatch)
+    monkeypatch.setattr(fetch, "find_local", lambda ds: None)  # whatever the machine holds: all missing
+    assert reproduce.fetch_data(["library", "liu"], "default") == 0
+    out = capsys.readouterr().out
+    assert "needs: NY, gnutella04" in out and "COL" not in out
+    stood_in = [line for line in out.splitlines() if "stand in for" in line]
+    assert len(stood_in) == 1 and "NY, gnutella04" in stood_in[0] and fetch.ENV_DOWNLOAD in stood_in[0]
+    note = reproduce.data_note(["library"], "default")
+    assert "NY, gnutella04" in note and "labelled stand-ins" in note
+
+
+def test_fetch_data_downloads_when_asked(isolated, downloads_on, monkeypatch, capsys):
+    tried = []
+
+    def offline_download(ds, folder):
+        tried.append(ds.name)
+        raise ConnectionError("network is unreachable (test)")
+
+    monkeypatch.setattr(fetch, "find_local", lambda ds: None)
+    monkeypatch.setattr(fetch, "download", offline_download)
+    assert reproduce.fetch_data(["library"], "default") == 0
+    assert tried == ["NY", "gnutella04"] and "their downloads failed" in capsys.readouterr().out
+    assert "download them into" in reproduce.data_note(["library"], "default")
+

@@ -13,6 +13,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from apsp_kernels import install_check
 from apsp_kernels.nx_backend import FUNCTIONS
 from apsp_kernels.nx_backend import registry
 from apsp_kernels.nx_backend.interface import BackendInterface
@@ -28,11 +29,18 @@ BELLMAN_FORD = ["all_pairs_bellman_ford_path_length", "single_source_bellman_for
 HOPS = ["all_pairs_shortest_path_length", "single_source_shortest_path_length"]
 
 
+def require_backend():
+    """NetworkX sees a backend only through its installed entry point: skip, saying how to install
+    the package, where it is only importable (e.g. on PYTHONPATH); fail where an install lacks it."""
+    problem = install_check.backend_problem()
+    if problem:
+        (pytest.fail if install_check.installed() else pytest.skip)(problem)
+    assert BACKEND in nx.utils.backends.backends
+
+
 @pytest.fixture(autouse=True)
 def _registered():
-    if BACKEND not in nx.utils.backends.backends:
-        pytest.fail("NetworkX does not see the apsp_kernels backend: its entry points come with "
-                    "installing the package (pip install -e .)")
+    require_backend()
 
 
 def _graphs():

@@ -9,10 +9,15 @@ import numpy as np
 import pytest
 
 from apsp_kernels.nx_backend.interface import BackendInterface
-from test_nx_backend import BACKEND, GRAPHS, MISSING, NEGATIVE
+from test_nx_backend import BACKEND, GRAPHS, MISSING, NEGATIVE, require_backend
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs"),
               pytest.mark.filterwarnings("ignore:apsp_kernels. no CUDA GPU")]
+
+
+@pytest.fixture(autouse=True)
+def _registered():
+    require_backend()
 
 NO_CYCLE = {k: NEGATIVE[k] for k in ("negative_dag",)}
 CYCLES = {k: NEGATIVE[k] for k in ("cycle_late", "negative_undirected", "negative_loop")}

@@ -9,7 +9,8 @@
     g = datasets.load_or_stand_in("COL")  # a labelled road-like stand-in when offline
 
 Where originals are looked for (cache, ``APSP_DATA_MIRROR``, download): :mod:`.fetch`.
-Formats and id/weight conventions: :mod:`.parsers`. The table: ``data/datasets.csv``.
+Formats and id/weight conventions: :mod:`.parsers`. The table: ``apsp_kernels/data/datasets.csv``
+(package data, read with :mod:`importlib.resources`). What a notebook run needs: :mod:`.needs`.
 """
 from __future__ import annotations
 
@@ -76,16 +77,18 @@ def load(name: str | Dataset, weight_seed: int = 0) -> Graph:
 def load_or_stand_in(name: str | Dataset, seed: int = 0) -> Graph:
     """:func:`load`, or, when the original is unavailable, a road-like graph of the same
     size from ``generators.road_like`` with ``meta["stand_in"] = True`` and a label
-    saying so (a warning is issued). ``seed`` is the weight seed or the generator seed.
+    saying so (a warning says why). ``seed`` is the weight seed or the generator seed.
+    With a mirror set, a dataset it lacks is stood in for without a download attempt
+    (``APSP_DATA_DOWNLOAD=1`` downloads it; :mod:`.fetch`).
     """
     ds = get(name)
     try:
         return load(ds, weight_seed=seed)
     except DatasetUnavailable:
-        pass
+        why = fetch.no_download_reason() or "its download failed"
     from .. import generators
 
     label = f"stand-in for {ds.full_name} (original not available offline: {ds.url})"
-    warnings.warn(label, stacklevel=2)
+    warnings.warn(f"{label}: not in the cache or the mirror, and {why}", stacklevel=2)
     graph = generators.road_like(ds.nodes, ds.arcs, seed=seed, name=ds.name)
     return graph.as_stand_in(label, stands_in_for=ds.full_name, url=ds.url)

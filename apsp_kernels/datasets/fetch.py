@@ -2,10 +2,13 @@
 
 Lookup order for the original (``.gz`` as distributed, or uncompressed):
 
-1. the cache folder: ``$APSP_DATA_CACHE``, default ``<repo>/data/cache`` (gitignored);
+1. the cache folder: ``$APSP_DATA_CACHE``, default ``pooch.os_cache("apsp_kernels")`` (e.g.
+   ``~/.cache/apsp_kernels``; ``make`` in a checkout sets ``data/cache``);
 2. the mirror folder ``$APSP_DATA_MIRROR`` (a read-only folder of originals, e.g.
-   ``/work/shared/data/raw``); when unset, ``<repo>/.data_mirror`` if it exists;
-3. a download into the cache with ``pooch`` (optional), unless ``APSP_DATA_OFFLINE=1``.
+   ``/work/shared/data/raw``), only when set;
+3. a download into the cache with ``pooch``, unless ``APSP_DATA_OFFLINE=1``, and, while a mirror
+   is set, only with ``APSP_DATA_DOWNLOAD=1`` (a mirror says "the originals are here": what it
+   lacks is stood in for at once instead of a slow or failing download).
 
 Nothing found -> :class:`DatasetUnavailable` saying where to put the file.
 """
@@ -16,31 +19,54 @@ import os
 from pathlib import Path
 
 from ..errors import ChecksumError, DatasetUnavailable
-from .registry import REPO_DIR, Dataset
+from .registry import Dataset
 
 ENV_CACHE = "APSP_DATA_CACHE"
 ENV_MIRROR = "APSP_DATA_MIRROR"
 ENV_OFFLINE = "APSP_DATA_OFFLINE"
-DEFAULT_CACHE = REPO_DIR / "data" / "cache"
-DEFAULT_MIRROR = REPO_DIR / ".data_mirror"
+ENV_DOWNLOAD = "APSP_DATA_DOWNLOAD"
 DOWNLOAD_TIMEOUT_S = (10, 60)     # (connect, read): fail fast on a host without network
+_TRUE = ("1", "true", "yes", "on")
+
+
+def default_cache_dir() -> Path:
+    """The user's cache folder for this package (pooch's rule: ``$XDG_CACHE_HOME`` or ``~/.cache`` on
+    Linux), never a folder beside the code."""
+    try:
+        import pooch
+    except ImportError:
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "apsp_kernels"
+    return Path(pooch.os_cache("apsp_kernels"))
 
 
 def cache_dir() -> Path:
     """Where downloads and parsed ``.npz`` files go."""
-    return Path(os.environ.get(ENV_CACHE) or DEFAULT_CACHE).expanduser()
+    env = os.environ.get(ENV_CACHE)
+    return Path(env).expanduser() if env else default_cache_dir()
 
 
 def mirror_dir() -> Path | None:
-    """The local folder of original files, or None when there is none."""
+    """The local folder of original files (``$APSP_DATA_MIRROR``), or None when it is unset."""
     env = os.environ.get(ENV_MIRROR)
-    if env:
-        return Path(env).expanduser()
-    return DEFAULT_MIRROR if DEFAULT_MIRROR.is_dir() else None
+    return Path(env).expanduser() if env else None
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _TRUE
 
 
 def offline() -> bool:
-    return os.environ.get(ENV_OFFLINE, "").strip().lower() in ("1", "true", "yes", "on")
+    return _flag(ENV_OFFLINE)
+
+
+def no_download_reason() -> str | None:
+    """Why a dataset missing from the cache and the mirror is not downloaded, or None when it is."""
+    if offline():
+        return f"downloads are off ({ENV_OFFLINE}={os.environ[ENV_OFFLINE]})"
+    if mirror_dir() is not None and not _flag(ENV_DOWNLOAD):
+        return (f"downloads are off while a mirror is set ({ENV_MIRROR}; "
+                f"`export {ENV_DOWNLOAD}=1` downloads what it lacks)")
+    return None
 
 
 def find_local(ds: Dataset) -> Path | None:
@@ -71,9 +97,8 @@ def locate(ds: Dataset) -> tuple[Path, bool]:
     path = find_local(ds)
     if path is not None:
         return path, False
-    if offline():
-        reason = f"downloads are off ({ENV_OFFLINE}={os.environ[ENV_OFFLINE]})"
-    else:
+    reason = no_download_reason()
+    if reason is None:
         try:
             return download(ds, cache_dir()), True
         except Exception as err:  # no network, HTTP error, pooch missing: all mean "not here"

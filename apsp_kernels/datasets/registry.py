@@ -1,4 +1,4 @@
-"""The dataset registry: the public graphs the papers use, read from ``data/datasets.csv``.
+"""The dataset registry: the public graphs the papers use, read from the package's ``data/datasets.csv``.
 
 Bodra (Table 1) runs Bellman-Ford on the 9th DIMACS USA-road-d graphs and (Tables 2
 and 3) Dijkstra / Floyd-Warshall on SNAP p2p-Gnutella graphs. Each row gives the
@@ -12,12 +12,11 @@ from __future__ import annotations
 import csv
 import functools
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 
 from ..errors import InputError
 
-REPO_DIR = Path(__file__).resolve().parents[2]
-TABLE_PATH = REPO_DIR / "data" / "datasets.csv"
+TABLE_PATH = resources.files("apsp_kernels") / "data" / "datasets.csv"  # inside the package: any install reads it
 FORMATS = ("dimacs", "snap")
 
 
@@ -71,8 +70,8 @@ def _row_to_dataset(row: dict) -> Dataset:
 
 @functools.lru_cache(maxsize=1)
 def table() -> tuple[Dataset, ...]:
-    """All registry rows, in the order of ``data/datasets.csv``."""
-    with open(TABLE_PATH, newline="", encoding="utf-8") as f:
+    """All registry rows, in the order of ``apsp_kernels/data/datasets.csv``."""
+    with TABLE_PATH.open("r", newline="", encoding="utf-8") as f:
         return tuple(_row_to_dataset(row) for row in csv.DictReader(f))
 
 

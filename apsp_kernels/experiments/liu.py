@@ -14,7 +14,7 @@ CPU cells a profile leaves out, or whose projected time passes the profile's cap
 recorded as skipped with the reason.
 
 This module holds the configuration, the graphs and the sweeps; the tables, which put measured
-numbers beside the paper's (``data/published/transcriptions.csv``) for Fig. 1, 2 and 4, and
+numbers beside the paper's (``apsp_kernels/data/published/transcriptions.csv``) for Fig. 1, 2 and 4, and
 Fig. 3's charts are in :mod:`.liu_tables`, the verdicts, ``QUOTED`` and ``EVIDENCE`` in
 :mod:`.liu_claims`, the names, labels and the paper's sizes in :mod:`.liu_space` (all
 re-exported here).
