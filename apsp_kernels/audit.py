@@ -3,6 +3,8 @@
 - :func:`verdict_problems`: every verdict's record ids exist in its folder's records, its
   basis is the weakest of theirs, its line is the one that basis gives, and re-deriving it
   from the driver's EVIDENCE gives the same basis and ids;
+- :func:`figure_problems`: every verdict's measured figure and outcome, recomputed by its
+  paper's claim rules from the records it cites alone, are the committed ones (issue 47);
 - :func:`published_problems`: every range or extreme a paper notebook's verdict quotes is the
   true min/max of the transcription cells its driver's ``QUOTED`` names for it (or of their
   ratios), every other number it quotes as published is a cell of the transcription table
@@ -83,6 +85,64 @@ def verdict_problems(folder) -> list[str]:
                 out.append(f"{where}: EVIDENCE gives basis {basis!r} on {len(again)} records, "
                            f"the file says {row['basis']!r} on {len(ids)}")
     return out
+
+
+NO_FIGURE = ("not tested",) + provenance.NO_DATA  # outcomes with no measured figure to recompute
+
+
+def claims_module(stem: str):
+    """A paper's claims module (its ``rederive``), or None for a notebook without one."""
+    try:
+        module = importlib.import_module(f"apsp_kernels.experiments.{stem}_claims")
+    except ImportError:
+        return None
+    return module if hasattr(module, "rederive") else None
+
+
+def figure_problems(folder) -> list[str]:
+    """Every verdict's measured figure and outcome, recomputed by its claims module's rules from
+    the records it cites and nothing else, are the committed ones; a verdict that rests on
+    records cites some, every one of them known. Excepted: verdicts with no figure (not tested,
+    not run), those on a fixed basis (no record) and the module's ``NOT_FROM_RECORDS`` (figures
+    from untimed checks)."""
+    folder = Path(folder)
+    df, module = read_verdicts(folder), claims_module(folder.name)
+    if df.empty or module is None:
+        return []
+    from .records import from_csv
+    records = [r for p in sorted(folder.glob("records_*.csv")) for r in from_csv(p)]
+    by_id = {provenance.record_id(r): r for r in records}
+    profile = report.read_run(folder).get("profile") or "default"
+    evidence, out = evidence_of(folder.name) or [], []
+    for row in df.to_dict("records"):
+        where = f"{folder}/verdicts.csv: {row['claim'][:60]!r}"
+        claim_evidence = verdicts.find(evidence, row["claim"])
+        fixed = claim_evidence is not None and claim_evidence.basis is not None
+        if row["outcome"] in NO_FIGURE or fixed or row["claim"].startswith(getattr(module, "NOT_FROM_RECORDS", ())):
+            continue
+        ids = row["records"].split()
+        unknown = [i for i in ids if i not in by_id]
+        if not ids or unknown:
+            out.append(f"{where}: cites {'no record' if not ids else 'unknown records ' + ', '.join(unknown[:3])}")
+            continue
+        again = {v["claim"]: v for v in module.rederive([by_id[i] for i in ids], profile)}.get(row["claim"])
+        if again is None:
+            out.append(f"{where}: its figure cannot be recomputed from the {len(ids)} records it cites")
+            continue
+        outcome = provenance.wording(again["holds"], "measured")
+        if (str(again["measured"]), outcome) != (row["measured"], row["outcome"]):
+            out.append(f"{where}: its cited records give {again['measured']!r} ({outcome}); "
+                       f"the file says {row['measured']!r} ({row['outcome']})")
+    return out
+
+
+def repeat_spreads(results="results") -> pd.Series:
+    """The relative spread (median - min) / median of every committed timed record with repeats."""
+    frames = [pd.read_csv(p, usecols=lambda c: c in ("time_ms_median", "time_ms_min", "repeats"))
+              for p in Path(results).glob("**/records_*.csv")]
+    df = pd.concat(frames, ignore_index=True)
+    df = df[(df["repeats"] > 1) & (df["time_ms_median"] > 0)]
+    return ((df["time_ms_median"] - df["time_ms_min"]) / df["time_ms_median"]).clip(lower=0)
 
 
 def paper_numbers(paper: str) -> list[float]:
@@ -191,5 +251,5 @@ def problems(results="results", readme="README.md") -> list[str]:
     results = Path(results)
     out = []
     for folder in (p.parent for p in verdict_files(results)):
-        out += verdict_problems(folder) + published_problems(folder)
+        out += verdict_problems(folder) + published_problems(folder) + figure_problems(folder)
     return out + readme_problems(results.parent / readme, results.parent) + gallery_problems(results)

@@ -33,7 +33,9 @@ import re
 BASES = ("measured", "verified-sample", "stand-in", "extrapolated", "upper-bound", "published")
 NOT_MEASURED, NOT_RUN = "not measured", "not run"
 NO_DATA = (NOT_MEASURED, NOT_RUN)
-OUTCOMES = ("holds", "does not hold", "not tested", NOT_MEASURED, NOT_RUN)
+# a comparison whose outcome flips inside its noise band (apsp_kernels.verdicts.decide)
+INCONCLUSIVE = "inconclusive"
+OUTCOMES = ("holds", "does not hold", INCONCLUSIVE, "not tested", NOT_MEASURED, NOT_RUN)
 _RANK = {b: i for i, b in enumerate(BASES + NO_DATA)}
 NOT_RUN_HERE = "not run at this n"  # verify_scope of a record scaled from another size
 _SAMPLE = re.compile(r"(\d+) (?:sampled )?of (?:its )?(\d+)")
@@ -142,15 +144,19 @@ _WORDS = {"verified-sample": "verified on a sample", "stand-in": "stand-in graph
           "extrapolated": "extrapolated", "upper-bound": "an upper bound", "published": "published numbers only"}
 
 
-def wording(holds: bool | None, basis: str, where: str = "") -> str:
+def wording(holds: bool | str | None, basis: str, where: str = "") -> str:
     """The verdict line: the outcome, qualified by its basis when that is not ``measured``.
 
-    An upper bound on a time cannot show that something is too slow, so a failing verdict on
-    one reads ``not measured``; a verdict with no data reads ``not run`` / ``not measured``."""
+    ``holds``: True, False, None (not tested) or :data:`INCONCLUSIVE` (the comparison flips
+    inside its noise band). An upper bound on a time cannot show that something is too slow,
+    so a failing verdict on one reads ``not measured``; a verdict with no data reads
+    ``not run`` / ``not measured``."""
     if basis in NO_DATA:
         return basis
     if holds is None:
         outcome = "not tested"
+    elif holds == INCONCLUSIVE:
+        outcome = INCONCLUSIVE
     elif basis == "upper-bound" and not holds:
         return f"{NOT_MEASURED} (only an upper bound{': ' + where if where else ''})"
     else:

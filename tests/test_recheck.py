@@ -43,3 +43,42 @@ def test_cross_paper_folder_is_corrected_and_says_so(tmp_path):
     assert json.loads((tmp_path / "run.json").read_text())["rechecked"]["records_marked_unverified"] == 1
     assert (tmp_path / "fig_apsp_time.png").exists()
     assert recheck.cross_paper(tmp_path) == 0  # already corrected: nothing changes
+
+
+def _committed(tmp_path, name):
+    import shutil
+    from pathlib import Path
+    target = tmp_path / name
+    shutil.copytree(Path(__file__).resolve().parent.parent / "results" / name, target)
+    return target
+
+
+def test_a_verdict_is_re_derived_by_the_current_rule_and_the_change_is_said(tmp_path):
+    """liu's old rule (the ratio falls) read holds where the GPU pulls away from the CPU; put the
+    old outcome back and the re-derivation by |log r| turns it round, saying so in run.json."""
+    folder = _committed(tmp_path, "liu")
+    path = folder / "verdicts.csv"
+    df = pd.read_csv(path, keep_default_na=False)
+    gap = df["claim"].str.startswith("the gap between GPU total")
+    df.loc[gap, ["verdict", "outcome"]] = "holds"
+    df.to_csv(path, index=False)
+    info = recheck.provenance(folder)
+    after = pd.read_csv(path, keep_default_na=False)
+    assert after.loc[gap, "outcome"].iloc[0] == "does not hold"
+    assert any(line.startswith("the gap between GPU total") and line.endswith("holds -> does not hold")
+               for line in info["outcomes_changed"])
+    assert "outcomes_changed" in report.read_run(folder)["rechecked_provenance"]
+
+
+def test_bodras_unchecked_pilot_keeps_no_time(tmp_path):
+    folder = _committed(tmp_path, "bodra")
+    path = folder / "records_table2.csv"
+    recs = from_csv(path)
+    pilot = next(r for r in recs if r.experiment == recheck.UNCHECKED_PILOT)
+    pilot.time_ms_median = pilot.time_ms_min = 444.7  # as the run wrote it
+    pilot.skipped = ""
+    report.save_records(recs, folder, "table2")
+    recheck.provenance(folder)
+    again = next(r for r in from_csv(path) if r.experiment == recheck.UNCHECKED_PILOT)
+    assert again.time_ms_median != again.time_ms_median and again.skipped.startswith("untimed note")
+    assert {r.experiment for r in from_csv(path) if r.time_ms_median == r.time_ms_median} == {"table2", "table2_check"}

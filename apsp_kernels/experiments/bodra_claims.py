@@ -9,30 +9,34 @@ import numpy as np
 import pandas as pd
 
 from .. import report
-from ..verdicts import Evidence
+from ..provenance import INCONCLUSIVE
+from ..records import to_frame
+from ..verdicts import DEFAULT_TIMING_BAND, Evidence, band_note, decide, every, timing_band
 from .bodra_space import GNUTELLA, LABELS, PAPER, road_order
-from .bodra_tables import median_ms
+from .bodra_tables import median_ms, record, speed_frame
 
 
-def _within(value: float, low, high) -> bool | None:
-    if value is None or not np.isfinite(value):
-        return None
-    ok = value >= low if pd.notna(low) else True
-    return bool(ok and (value <= high if pd.notna(high) else True))
+def _in_range(low, high):
+    """The test "a ratio lies in [low, high]" (either end may be missing)."""
+    return lambda v: (pd.isna(low) or v >= low) and (pd.isna(high) or v <= high)
 
 
 def _ratio_verdict(claim_id: str, ratios: dict, how: str) -> dict:
+    """``ratios``: per graph, ``(ratio, noise band)``; holds when every ratio lies in the claim's
+    range across its band, inconclusive when one flips inside it (and none is clearly out)."""
     c = report.claim(PAPER, claim_id)
-    good = {k: v for k, v in ratios.items() if v is not None and np.isfinite(v)}
+    good = {k: (v, band) for k, (v, band) in ratios.items() if v is not None and np.isfinite(v)}
     if not good:
         return {"claim": c["claim"], "published": c["published"], "measured": "not measured",
                 "holds": None, "note": f"not tested: no measured pair ({how})"}
-    per = ", ".join(f"{k}: {v:.2f}" for k, v in good.items())
-    geo = float(np.exp(np.mean(np.log(list(good.values())))))
-    holds = all(_within(v, c["low"], c["high"]) for v in good.values())
+    per = ", ".join(f"{k}: {v:.2f}" for k, (v, _) in good.items())
+    geo = float(np.exp(np.mean(np.log([v for v, _ in good.values()]))))
+    inside = _in_range(c["low"], c["high"])
+    holds = every(decide(inside, v, band) for v, band in good.values())
     rng = f"[{c['low']}, {c['high'] if pd.notna(c['high']) else 'inf'}]"
+    band = max(b for _, b in good.values())
     return {"claim": c["claim"], "published": c["published"], "measured": f"{geo:.2f} (geo. mean; {per})",
-            "holds": holds, "note": f"{how}; holds when every ratio lies in {rng}"}
+            "holds": holds, "note": band_note(holds, band, f"{how}; holds when every ratio lies in {rng}")}
 
 
 # Table 3's claims that one variant's time over another's lies in the claim's range
@@ -42,31 +46,38 @@ FW_RATIOS = (("fw_shared_no_gain", "fw_super_naive_shared", "fw_super_naive"),
              ("fw_tiled_shared_vs_naive", "fw_naive", "fw_tiled_shared"))
 
 
+def _pair(df: pd.DataFrame, experiment: str, ds: str, num: str, den: str) -> tuple:
+    """``(time of num / time of den, the pair's noise band)`` on graph ``ds``."""
+    ratio = _div(median_ms(df, experiment, ds, num), median_ms(df, experiment, ds, den))
+    rows = [r for r in (record(df, experiment, ds, m) for m in (num, den)) if r is not None]
+    return ratio, timing_band(*(pd.DataFrame([r]) for r in rows))
+
+
 def verdicts(df: pd.DataFrame) -> list[dict]:
     """Each relative claim of the paper as a measured ratio with a verdict (add with report.add_verdict)."""
     out = []
-    t1 = lambda m, ds: median_ms(df, "table1", ds, m)  # noqa: E731
     graphs1 = sorted(set(df.loc[df["experiment"] == "table1", "graph"]), key=road_order)
-    out.append(_ratio_verdict("bf_flag_vs_naive", {g: _div(t1("bf_naive", g), t1("bf_stride_flag", g))
+    out.append(_ratio_verdict("bf_flag_vs_naive", {g: _pair(df, "table1", g, "bf_naive", "bf_stride_flag")
                                                     for g in graphs1},
                               "faithful-mode time of naive / stride with flag, per graph"))
     small = graphs1[:1]
-    out.append(_ratio_verdict("bf_stride_small", {g: _div(t1("bf_stride", g), t1("bf_naive", g)) for g in small},
+    out.append(_ratio_verdict("bf_stride_small", {g: _pair(df, "table1", g, "bf_stride", "bf_naive") for g in small},
                               "faithful-mode time of stride / naive on the smallest graph"))
     ds2 = "gnutella04"
     out.append(_ratio_verdict("dijkstra_gpu_vs_cpu",
-                              {ds2: _div(median_ms(df, "table2", ds2, "dijkstra_serial"),
-                                         median_ms(df, "table2", ds2, "dijkstra_naive_apsp"))},
+                              {ds2: _pair(df, "table2", ds2, "dijkstra_serial", "dijkstra_naive_apsp")},
                               "CPU / GPU time; our CPU baseline is SciPy's heap Dijkstra on CSR, far "
                               "faster than the author's O(n^2)-per-source CPU code"))
-    graphs3 = [g for g in GNUTELLA if median_ms(df, "table3", g, "fw_tiled_shared") is not None]
+    graphs3 = [g for g in GNUTELLA if g in set(df.loc[df["experiment"] == "table3", "graph"])]
     t3 = lambda m, ds: median_ms(df, "table3", ds, m)  # noqa: E731
-    fastest = {g: _div(min(_nz(t3("fw_naive", g)), _nz(t3("fw_super_naive_shared", g))),
-                       t3("fw_super_naive", g)) for g in graphs3}
+    fastest = {}
+    for g in graphs3:
+        rival = min(("fw_naive", "fw_super_naive_shared"), key=lambda m: _nz(t3(m, g)))
+        fastest[g] = _pair(df, "table3", g, rival, "fw_super_naive")
     out.append(_ratio_verdict("fw_super_naive_fastest_naive", fastest,
                               "min(naive, super naive shared) / super naive, per graph"))
     for claim_id, num, den in FW_RATIOS:
-        out.append(_ratio_verdict(claim_id, {g: _div(t3(num, g), t3(den, g)) for g in graphs3},
+        out.append(_ratio_verdict(claim_id, {g: _pair(df, "table3", g, num, den) for g in graphs3},
                                   f"{LABELS[num]} / {LABELS[den]}, per graph"))
     return out
 
@@ -85,9 +96,24 @@ def speed_verdict(speed: pd.DataFrame) -> dict:
                 "note": "not tested: no GPU measurement"}
     measured = ", ".join(f"n={int(n)}: {t:.1f} ms ({r:.2f}x)" for n, t, r in
                          zip(rows["n"], rows["ours ms (with copies)"], rows["author / ours (with copies)"]))
-    holds, why = report.timed_goal(bool((ratios >= 1).all()), rows["our device"].iloc[0])
+    met = every(decide(lambda v: v >= 1, r) for r in ratios)
+    holds, why = report.timed_goal(met is True, rows["our device"].iloc[0])
+    holds = INCONCLUSIVE if holds is not None and met == INCONCLUSIVE else holds
+    note = "; ".join(filter(None, ("project requirement (issue 3), not a paper claim", why)))
     return {"claim": claim, "published": published, "measured": measured, "holds": holds,
-            "note": "; ".join(filter(None, ("project requirement (issue 3), not a paper claim", why)))}
+            "note": band_note(holds, DEFAULT_TIMING_BAND, note)}
+
+
+def rederive(records, profile: str = "") -> list[dict]:
+    """Every verdict computable from ``records`` alone, as the notebook computes it (used by
+    :mod:`apsp_kernels.experiments.recheck` and the audit)."""
+    df = to_frame(records)
+    if df.empty:
+        return []
+    out = verdicts(df[df["experiment"].isin(("table1", "table2", "table3"))])
+    if (df["experiment"] == "speed_reference").any():
+        out.append(speed_verdict(speed_frame(df)))
+    return [v for v in out if v["holds"] is not None]
 
 
 def _div(a, b):

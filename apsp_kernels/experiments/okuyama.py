@@ -10,9 +10,9 @@ Verification: every timed run is checked against the oracle, on all its rows whe
 |V| <= ``full_verify_max_n`` (5000), else on a prefix of rows whose size keeps the oracle
 (SciPy) cheap; records say which in ``verify_scope``.
 
-This module holds the configuration, the sampling plan and the sweeps; the tables and figures
+This module holds the sampling plan and the sweeps; the tables and figures
 are in :mod:`.okuyama_tables`, the verdicts, ``QUOTED`` and ``EVIDENCE`` in
-:mod:`.okuyama_claims`, the methods, labels and graphs in :mod:`.okuyama_space` (all
+:mod:`.okuyama_claims`, the configuration, methods, labels and graphs in :mod:`.okuyama_space` (all
 re-exported here).
 """
 from __future__ import annotations
@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 from .. import gpu, registry, timing
-from ..profiles import choose, each
 from ..records import Record
 from ..report import progress
 from ..saved_runs import SavedRuns
@@ -32,77 +31,10 @@ from .okuyama_claims import (EVIDENCE, FIG14_NOTE, QUOTED, RANDOM_NOTE, fig12_ve
                              path_verdict, published_claim, ratio_summaries, ratio_verdicts, table1_verdicts,
                              verdict_corrections)
 from .okuyama_space import (COLORS, CPU_METHODS, GPU_METHODS, LABELS, PAPER, STAND_INS,  # noqa: F401
-                            TABLE1_TOPOLOGIES, graph, source_order)
+                            TABLE1_TOPOLOGIES, config, graph, source_order)
 from .okuyama_tables import (best_gpu_vs_cpu, fig11_speedups, fig14_overhead, fmt_range, frame,  # noqa: F401
                              iterations, monotone, n_sweep_table, plot_methods, ratio_summary, ratios,
                              sweep_table, table1_compare, time_table, topology_of)
-
-
-def config(profile: str) -> dict:
-    """Sizes and sampling per profile (``smoke``: seconds on a CPU; ``default``: about 2
-    minutes on one H100; ``paper``: the paper's sizes, every source where feasible)."""
-    cfg = dict(
-        profile=profile,
-        seed=0,
-        repeats=choose(profile, smoke=1, default=3, paper=5),
-        warmup=1,
-        cpu_repeats=choose(profile, smoke=1, default=1, paper=3),
-        # all sources are timed up to this |V|; above it a sample (scaled, "extrapolated")
-        full_sources_max_n=choose(profile, smoke=512, default=5000, paper=16384),
-        harish_full_max_n=choose(profile, smoke=0, default=0, paper=5000),
-        harish_sources=choose(profile, smoke=8, default=32, paper=256),
-        tp_groups=choose(profile, smoke=2, default=4, paper=16),
-        cpu_sources=choose(profile, smoke=16, default=128, paper=1024),
-        scipy_sources=choose(profile, smoke=8, default=64, paper=256),
-        scipy_work=choose(profile, smoke=10_000_000, default=10_000_000, paper=100_000_000),
-        rustworkx_max_n=choose(profile, smoke=512, default=5000, paper=20000),
-        # the oracle checks every row up to |V| = 5000 unless that costs more than
-        # full_verify_work (rows x (|V| + |E|)); else a prefix of about verify_work / (|V| + |E|)
-        full_verify_max_n=5000,
-        full_verify_work=200_000_000,
-        verify_work=20_000_000,
-        # Fig. 12/13 sweeps: rows checked per run (None = the rule above). The default
-        # profile samples them to stay within its time budget (seven |V| = 4K oracles)
-        sweep_verify_rows=each(profile, smoke=None, default=256, paper=None),
-        fig10_sizes=choose(profile, smoke=[128, 256],
-                           default=[1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144],
-                           paper=[1024 * 2 ** i for i in range(11)]),
-        fig12_n=choose(profile, smoke=256, default=4096, paper=4096),
-        fig12_edges=choose(profile, smoke=[512, 1024], default=[8192, 16384, 32768, 65536],
-                           paper=[4096, 8192, 16384, 32768, 65536, 131072]),
-        fig13_m=choose(profile, smoke=1024, default=16384, paper=16384),
-        fig13_wmax=choose(profile, smoke=[16, 256], default=[16, 256, 4096, 65536],
-                          paper=[1, 16, 256, 4096, 65536, 1048576]),
-        table1_n=choose(profile, smoke=160, default=4677, paper=4677),
-        table1_m=choose(profile, smoke=640, default=16384, paper=16384),
-        table1_wmax=4096,
-        # per topology: sampled sources (Harish), sampled groups (proposed), CPU sources;
-        # None = all sources
-        table1_samples=choose(
-            profile,
-            smoke={"random": {}, "power_law": {}, "ring": {"harish": 2, "tp_groups": 1},
-                   "complete": {"harish": 2, "tp_groups": 1, "cpu": 8, "scipy": 2}},
-            default={"random": {"harish": 64}, "power_law": {"harish": 64},
-                     "ring": {"harish": 4, "tp_groups": 1},
-                     "complete": {"harish": 8, "tp_groups": 8, "cpu": 64, "scipy": 4}},
-            paper={"random": {}, "power_law": {}, "ring": {"harish": 64, "tp_groups": 8},
-                   "complete": {"harish": 64, "tp_groups": 32, "cpu": 512, "scipy": 16}}),
-        fig14_sizes=choose(profile, smoke=[128, 256],
-                           default=[1024, 2048, 4096, 8192, 16384, 65536],
-                           paper=[1024 * 2 ** i for i in range(9)]),
-        fig14_repeats=choose(profile, smoke=1, default=5, paper=7),
-        path_pairs=choose(profile, smoke=64, default=512, paper=2048),
-        n_sweep_N=choose(profile, smoke=[32, 64, "all"],
-                         default=[32, 64, 128, 256, 512, 1024, 2048, "all"],
-                         paper=[32, 64, 128, 256, 512, 1024, 2048, 4096, "all"]),
-        n_sweep_B=choose(profile, smoke=[1, 4], default=[1, 2, 4, 8], paper=[1, 2, 4, 8, 16]),
-        check_every=8,
-        # a run whose repeats would add up to more than this (seconds, judged by one timed run
-        # without warm-up) is that one run: Fig. 12's |E| = |V| graph is a ring, and Harish's
-        # SSSP then takes |V| iterations a source (about 5 min for all 4096 on an H200)
-        long_run_s=choose(profile, smoke=None, default=None, paper=60.0),
-    )
-    return cfg
 
 
 # ------------------------------------------------------------------ sampling and runs

@@ -7,45 +7,22 @@ every n <= ``certify_max_n`` through the Bellman-equation certificate
 (:func:`apsp_kernels.minplus.cpu.certify`). Serial times above ``serial_max_n`` are the
 largest measured time scaled by n^3 and labelled ``extrapolated``.
 
-This module holds the configuration and the timed sweeps; the untimed GPU checks are in
+This module holds the timed sweeps; the untimed GPU checks are in
 :mod:`.pandey_checks`, the tables and the time-vs-n line in :mod:`.pandey_tables`, the verdicts,
-``QUOTED``, ``CLAIMS`` and ``EVIDENCE`` in :mod:`.pandey_claims`, the methods, constants and the
-graph in :mod:`.pandey_space` (all re-exported here).
+``QUOTED``, ``CLAIMS`` and ``EVIDENCE`` in :mod:`.pandey_claims`, the configuration, methods, constants
+and the graph in :mod:`.pandey_space` (all re-exported here).
 """
 from __future__ import annotations
 
 from .. import oracle, provenance, registry, report, timing
-from ..profiles import choose
 from ..records import Record
 from .pandey_checks import full_checks, inplace_check, malloc_counter, peak  # noqa: F401
 from .pandey_claims import (CLAIMS, EVIDENCE, QUOTED, TABLE1_DEVICE, fmt, speedup_summary,  # noqa: F401
                             table1_published, verdict_corrections, verdicts)
 from .pandey_space import (FULL_ROWS_MAX_N, GPU_METHODS, PAPER, PEAK_REFERENCE_TOPS,  # noqa: F401
-                           PRODUCT_METHODS, SAMPLED_ROWS, SERIAL_METHODS, TABLE1_DEVICES, THRESHOLDS, graph)
+                           PRODUCT_METHODS, SAMPLED_ROWS, SERIAL_METHODS, TABLE1_DEVICES, THRESHOLDS, config, graph)
 from .pandey_tables import (crossover, plot_method, product_rate_table, rk_vs_fw, table1,  # noqa: F401
                             threshold_table, times)
-
-
-def config(profile: str) -> dict:
-    """Sizes and repeats per profile (smoke: CPU seconds; default: <= 2 min on one H100)."""
-    pow2 = lambda lo, hi: tuple(2 ** e for e in range(lo, hi + 1))  # noqa: E731
-    return {
-        "profile": profile,
-        "seed": 0,
-        "sizes": choose(profile, smoke=(16, 33, 64), default=pow2(6, 12), paper=pow2(6, 14)),
-        "serial_max_n": choose(profile, smoke=33, default=1024, paper=4096),
-        "fw_max_n": choose(profile, smoke=64, default=4096, paper=16384),
-        "tiled_max_n": choose(profile, smoke=64, default=4096, paper=8192),
-        "certify_max_n": choose(profile, smoke=64, default=4096, paper=4096),
-        "certify_all_methods_max_n": choose(profile, smoke=64, default=2048, paper=4096),
-        "thresholds": THRESHOLDS,
-        "threshold_sizes": choose(profile, smoke=(64,), default=(512, 4096), paper=(512, 4096, 8192)),
-        "product_sizes": choose(profile, smoke=(33,), default=(2048, 4096), paper=(2048, 4096, 8192)),
-        "inplace_n": choose(profile, smoke=64, default=4096, paper=8192),
-        "gpu_repeats": choose(profile, smoke=1, default=3, paper=5),
-        "serial_repeats": choose(profile, smoke=1, default=1, paper=1),
-        "peak_reference_tops": PEAK_REFERENCE_TOPS,
-    }
 
 
 def verify_rows(n: int):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from .. import generators
+from ..profiles import choose
 
 PAPER = "pandey"
 GPU_METHODS = ("rkleene", "rkleene_launches", "rkleene_tiled", "fw_parallel")
@@ -23,3 +24,24 @@ def graph(n: int, seed: int = 0):
     """The paper's input: dense random digraph, int32 weights uniform in [1, 10]."""
     return generators.dense_random(n, w_low=1, w_high=10, seed=seed)
 
+
+def config(profile: str) -> dict:
+    """Sizes and repeats per profile (smoke: CPU seconds; default: <= 2 min on one H100)."""
+    pow2 = lambda lo, hi: tuple(2 ** e for e in range(lo, hi + 1))  # noqa: E731
+    return {
+        "profile": profile,
+        "seed": 0,
+        "sizes": choose(profile, smoke=(16, 33, 64), default=pow2(6, 12), paper=pow2(6, 14)),
+        "serial_max_n": choose(profile, smoke=33, default=1024, paper=4096),
+        "fw_max_n": choose(profile, smoke=64, default=4096, paper=16384),
+        "tiled_max_n": choose(profile, smoke=64, default=4096, paper=8192),
+        "certify_max_n": choose(profile, smoke=64, default=4096, paper=4096),
+        "certify_all_methods_max_n": choose(profile, smoke=64, default=2048, paper=4096),
+        "thresholds": THRESHOLDS,
+        "threshold_sizes": choose(profile, smoke=(64,), default=(512, 4096), paper=(512, 4096, 8192)),
+        "product_sizes": choose(profile, smoke=(33,), default=(2048, 4096), paper=(2048, 4096, 8192)),
+        "inplace_n": choose(profile, smoke=64, default=4096, paper=8192),
+        "gpu_repeats": choose(profile, smoke=1, default=3, paper=5),
+        "serial_repeats": choose(profile, smoke=1, default=1, paper=1),
+        "peak_reference_tops": PEAK_REFERENCE_TOPS,
+    }

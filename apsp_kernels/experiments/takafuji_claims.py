@@ -8,7 +8,9 @@ import pandas as pd
 from .. import report
 from ..quoted import Cells, Quoted
 from ..report import published
-from ..verdicts import Evidence
+from ..provenance import INCONCLUSIVE
+from ..verdicts import DEFAULT_TIMING_BAND, Evidence, band_note, decide
+from ..verdicts import every as each
 from .takafuji_space import PAPER
 
 TABLE1_NOTE = ("speedup = best multi / best single per n; the abstract and Sec. V say 1.02-1.15, "
@@ -52,10 +54,11 @@ def table1_verdicts(summ1: pd.DataFrame) -> list[dict]:
         return []
     every, small, large = QUOTED[0], QUOTED[1], QUOTED[2]
     lo, hi = summ1.speedup.min(), summ1.speedup.max()
+    faster = each(decide(lambda v: v > 1.0, v) for v in summ1.speedup)
     out = [dict(claim="the single kernel is faster than the multi kernel (best T each) for every n",
                 published=f"{every.low:.2f}-{every.high:.2f}x (Table I, n = 64..32768)",
-                measured=f"{lo:.2f}-{hi:.2f}x (n = {summ1.n.min()}..{summ1.n.max()})", holds=bool(lo > 1.0),
-                note=TABLE1_NOTE)]
+                measured=f"{lo:.2f}-{hi:.2f}x (n = {summ1.n.min()}..{summ1.n.max()})", holds=faster,
+                note=band_note(faster, DEFAULT_TIMING_BAND, TABLE1_NOTE))]
     mine_small, mine_large = summ1[summ1.n <= 256].speedup, summ1[summ1.n >= 2048].speedup
     if len(mine_small) and len(mine_large):
         out.append(dict(claim="the gain is largest for small n (fewer rounds of launch overhead matter more)",
@@ -63,11 +66,12 @@ def table1_verdicts(summ1: pd.DataFrame) -> list[dict]:
                                   f"{large.low:.2f}-{large.high:.2f}x for n >= 2048",
                         measured=f"mean {mine_small.mean():.2f}x for n <= 256 vs "
                                  f"{mine_large.mean():.2f}x for n >= 2048",
-                        holds=bool(mine_small.mean() > mine_large.mean())))
+                        holds=(h := decide(lambda v: v > 1, mine_small.mean() / mine_large.mean())),
+                        note=band_note(h, DEFAULT_TIMING_BAND)))
     big = summ1[summ1.n == 16384]
     if len(big):
         t = min(big.best_multi_ms.iloc[0], big.best_single_ms.iloc[0])
-        holds, note = report.timed_goal(t < 1000)
+        holds, note = on_goal_gpu(decide(lambda v: v < 1000, t), big)
         paper = published(PAPER, "table1").query(QUOTED[3].cells.where)
         out.append(dict(claim="best Table I time at n = 16384 under 1.0 s on one H100 (project goal)",
                         published=f"{QUOTED[3].low:.2f} s on a V100 (single, T = "
@@ -93,20 +97,47 @@ def table2_verdicts(sp2: pd.DataFrame) -> list[dict]:
     """Table II: the single kernel faster in bulk; the project's m = 2048, n = 1024 goal."""
     if sp2.empty:
         return []
-    wins = int((sp2.speedup > 1).sum())
+    cells = [decide(lambda v: v > 1, v) for v in sp2.speedup]
+    wins, unsure = sum(c is True for c in cells), sum(c == INCONCLUSIVE for c in cells)
+    bulk = (True if wins >= 0.9 * len(sp2) else INCONCLUSIVE if wins + unsure >= 0.9 * len(sp2) else False)
     out = [dict(claim="bulk: the single kernel is faster than the multi kernel", published=bulk_published(),
-                measured=f"single faster in {wins} of {len(sp2)} cells "
+                measured=f"single faster in {int((sp2.speedup > 1).sum())} of {len(sp2)} cells "
                          f"(ratio {sp2.speedup.min():.2f}-{sp2.speedup.max():.2f})",
-                holds=bool(wins >= 0.9 * len(sp2)))]
+                holds=bulk, note=band_note(bulk, DEFAULT_TIMING_BAND, "holds when the single kernel is faster "
+                                                                      "in at least 90 % of the cells"))]
     cell = sp2[(sp2.instances == 2048) & (sp2.n == 1024)]
     if len(cell):
         t = min(cell.multi_ms.iloc[0], cell.single_ms.iloc[0])
-        holds, note = report.timed_goal(t < 250)
+        holds, note = on_goal_gpu(decide(lambda v: v < 250, t), cell)
         out.append(dict(claim="bulk m = 2048, n = 1024 under 0.25 s on one H100 (project goal)",
                         published=f"{QUOTED[5].low:.2f} s on a V100 (single)",
                         measured=f"{t / 1e3:.3f} s, {cell.best_Tops.iloc[0]:.1f} T op/s "
                                  f"({cell.best_pct_of_peak.iloc[0]:.0f}% of peak)", holds=holds, note=note))
     return out
+
+
+def on_goal_gpu(outcome, rows: pd.DataFrame) -> tuple:
+    """A project goal's outcome where it was measured on the GPU it was set for (else None, and
+    why), the band in its note when inconclusive. ``rows``: the table rows it was measured in (their
+    ``device``, or this process's GPU when they keep none)."""
+    device = rows["device"].iloc[0] if "device" in rows and len(rows) else None
+    judged, why = report.timed_goal(True, device)
+    holds = outcome if judged is not None else None
+    return holds, band_note(holds, DEFAULT_TIMING_BAND, why)
+
+
+def rederive(records, profile: str = "default") -> list[dict]:
+    """Every verdict computable from ``records`` alone, as the notebook computes it (used by
+    :mod:`apsp_kernels.experiments.recheck` and the audit); the protocol simulation rests on no record."""
+    from .takafuji_tables import table1_long, table1_summary, table2_long, table2_speedups
+    rec1, rec2 = [r for r in records if r.experiment == "table1"], [r for r in records if r.experiment == "table2"]
+    out = []
+    if rec1:
+        summ1 = table1_summary(table1_long(rec1)).assign(device=rec1[0].device)  # the goal is judged on its GPU
+        out += table1_verdicts(summ1) + launches_verdict(summ1)
+    if rec2:
+        out += table2_verdicts(table2_speedups(table2_long(rec2)).assign(device=rec2[0].device))
+    return [v for v in out if v["holds"] is not None]
 
 
 def verdict_corrections(folder) -> dict:
