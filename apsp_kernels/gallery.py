@@ -10,17 +10,23 @@ stand-in rows; a run that failed after them (``results/<notebook>.failed/``) is 
 error and partial notebook. The ``paper`` profile's results (``results/paper/<notebook>/``) stand beside
 the default ones, and a table puts each extrapolated default time next to the paper
 profile's time measured in full for the same experiment, method, graph and n.
+
+It opens with the claims at a glance (:mod:`apsp_kernels.claims_glance`): one row per claim of
+every paper, linked to its verdicts further down, their outcomes counted, and the figure of
+measured against published (``fig_claims_at_a_glance.png``, written beside the gallery).
 """
 from __future__ import annotations
 
 import math
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from urllib.parse import quote
 
 import pandas as pd
 
+from . import claims_glance, registry
 from .records import write_atomic
 from .report import read_run
 
@@ -34,6 +40,7 @@ PROFILE_FOLDERS = {"paper": "paper"}
 FAILED = ".failed"
 SHOWN_PROFILES = ("default", "paper")
 MATCH_KEYS = ("paper", "experiment", "method", "graph", "n", "timing_scope")
+GLANCE_CELL = 80  # characters of a published / measured text the claims table shows
 
 
 ORDER = ("okuyama", "bodra", "takafuji", "pandey", "liu", "cross_paper", "method_map", "library", "scale")
@@ -312,6 +319,102 @@ def comparison(found: dict[str, dict[str, Path]]) -> str:
             f"overestimated.\n\n{markdown_table(df, max_rows=len(df))}")
 
 
+def found_folders(results: Path) -> dict[str, dict[str, Path]]:
+    """Per shown profile that has run anything, its notebook folders by notebook name."""
+    found = {profile: {notebook_stem(d): d for d in notebook_dirs(profile_dir(results, profile))}
+             for profile in SHOWN_PROFILES}
+    return {profile: folders for profile, folders in found.items() if folders}
+
+
+def slug(heading: str, seen: dict) -> str:
+    """The anchor GitHub gives a heading (as github-slugger does): its text lower-cased, every
+    character but letters, digits, ``-``, ``_`` and spaces dropped, spaces made ``-``; a repeated
+    one gets ``-1``, ``-2``, ... in order. ``seen`` holds the anchors of the headings above it."""
+    text = heading.replace("`", "").replace("*", "").strip().lower()
+    base = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in "LMN").replace(" ", "-")
+    anchor = base
+    while anchor in seen:
+        seen[base] += 1
+        anchor = f"{base}-{seen[base]}"
+    seen[anchor] = 0
+    return anchor
+
+
+def headings(text: str) -> list[tuple[int, str]]:
+    """``(level, text)`` of each heading (``#`` to ``######``) of a markdown text, outside code blocks."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        hit = None if fenced else re.match(r"(#{1,6})\s+(.*?)(?:\s+#+)?\s*$", line)
+        if hit:
+            out.append((len(hit.group(1)), hit.group(2)))
+    return out
+
+
+def section_anchors(preamble: str, sections) -> dict:
+    """Anchors into the notebooks' sections, counting the headings of ``preamble`` above them:
+    ``(notebook, profile)`` -> its Verdicts heading, ``(notebook, None)`` -> its section's title.
+    ``sections``: ``(notebook, {profile: folder}, markdown)`` in the gallery's order."""
+    seen, anchors = {}, {}
+    for _, text in headings(preamble):
+        slug(text, seen)
+    for stem, folders, text in sections:
+        profiles = list(folders)
+        profile, blocks = (profiles[0] if len(profiles) == 1 else None), 0
+        for level, heading in headings(text):
+            anchor = slug(heading, seen)
+            anchors.setdefault((stem, None), anchor)
+            if len(profiles) > 1 and level == 3 and heading.startswith("Profile ") and blocks < len(profiles):
+                profile, blocks = profiles[blocks], blocks + 1
+            elif heading == "Verdicts" and profile is not None:
+                anchors.setdefault((stem, profile), anchor)
+    return anchors
+
+
+def _shortened(text, limit: int = GLANCE_CELL) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def glance(rows: pd.DataFrame, anchors: dict, others=()) -> str:
+    """The gallery's opening: the claims table, their outcomes counted, the figure and what it
+    leaves out. ``others``: notebooks beside the papers whose verdicts are the project's goals."""
+    out = ["## Claims at a glance", ""]
+    if rows.empty:
+        return "\n".join(out + [f"No paper notebook ({', '.join(registry.PAPERS)}) has written verdicts yet."])
+    link = {key: f"[verdicts](#{anchor})" for key, anchor in anchors.items()}
+    table = pd.DataFrame({
+        "#": rows["number"], "paper": rows["paper"], "profile": rows["profile"], "claim": rows["claim"],
+        "published": rows["published"].map(_shortened), "measured": rows["measured"].map(_shortened),
+        "verdict": rows["verdict"], "basis": rows["basis"], "figure": rows["figure"],
+        "section": [link.get((p, profile), "not rendered") for p, profile in zip(rows["paper"], rows["profile"])]})
+    count = claims_glance.counts(rows)
+    other = claims_glance.other_outcomes(rows)
+    shown = claims_glance.points(rows)
+    left = rows.loc[rows["figure"] != "plotted", "figure"].value_counts()
+    on = "; ".join(f"{gpu} ({', '.join(papers)})" for gpu, papers in claims_glance.gpu_papers(shown).items())
+    out += [f"One row per claim of each paper ({', '.join(registry.PAPERS)}): from the `paper` profile (the "
+            f"papers' own sizes) where its verdicts have the claim, else from `default` (column *profile*); "
+            f"*section* links to the claim's verdicts with their notes below. Published and measured texts "
+            f"longer than {GLANCE_CELL} characters are cut (…).", "",
+            markdown_table(table, max_rows=len(table)), "",
+            f"**{len(rows)} claims: " + ", ".join(f"{n} {c}" for c, n in count.items()) + "**"
+            + (f" (other: {', '.join(f'{n} {o}' for o, n in other.items())})" if other else "") + "."]
+    if not shown.empty:
+        out += ["", f"![claims at a glance](fig_{claims_glance.FIGURE}.png)", "",
+                f"The figure plots {len(shown)} of the {len(rows)} claims: those whose published and measured "
+                f"texts each show one number of the same unit (`apsp_kernels.claims_glance.headline`), "
+                f"labelled by their row *#*; log-log for ratios, times and numbers without a unit. "
+                f"Measured on {on}. Not plotted (column *figure*; several numbers: a range, a pair or a "
+                f"trend): " + "; ".join(f"{n} {why}" for why, n in left.items()) + "."]
+    if others:
+        out += ["", "Verdicts on the project's own goals, not the papers' claims, stand in their sections: "
+                + ", ".join(f"[{stem}](#{anchors[(stem, None)]})" for stem in others if (stem, None) in anchors)
+                + "."]
+    return "\n".join(out)
+
+
 def render(results: Path) -> str:
     results = Path(results)
     head = ["# Results gallery", "",
@@ -319,22 +422,28 @@ def render(results: Path) -> str:
             "`results/<notebook>/` (and `results/paper/<notebook>/` for the paper profile); do not edit "
             "by hand. Published numbers stand beside measured ones; times marked extrapolated or "
             "measured on stand-in graphs are labelled in the tables.", ""]
-    found = {profile: {notebook_stem(d): d for d in notebook_dirs(profile_dir(results, profile))}
-             for profile in SHOWN_PROFILES}
-    found = {profile: folders for profile, folders in found.items() if folders}
+    found = found_folders(results)
     if not found:
         return "\n".join(head + ["No notebook has run yet: run `make reproduce` (or `make smoke`)."]) + "\n"
     stems = sorted({stem for folders in found.values() for stem in folders}, key=notebook_rank)
-    body = [overview(found), comparison(found)]
+    sections = []
     for stem in stems:
         folders = {profile: dirs[stem] for profile, dirs in found.items() if stem in dirs}
-        body.append(safe_section(stem, folders, results, [p for p in found if p not in folders]))
+        sections.append((stem, folders, safe_section(stem, folders, results, [p for p in found if p not in folders])))
+    runs = ["## Notebook runs\n\n" + overview(found), comparison(found)]
+    rows = claims_glance.claim_rows(found)
+    others = [stem for stem, folders, _ in sections if stem not in registry.PAPERS
+              and any((folder / "verdicts.csv").exists() for folder in folders.values())]
+    # the opening's own headings do not depend on the anchors it links to: place it, then count
+    anchors = section_anchors("\n".join(head + [glance(rows, {}, others), *runs]), sections)
+    body = [glance(rows, anchors, others), *runs, *(text for _, _, text in sections)]
     return "\n".join(head) + "\n" + "\n\n".join(body) + "\n"
 
 
 def write(results="results") -> Path:
-    """Regenerate ``<results>/README.md`` atomically and return its path."""
+    """Regenerate ``<results>/README.md`` atomically, and the claims figure beside it; return its path."""
     results = Path(results)
+    claims_glance.write_figure(claims_glance.claim_rows(found_folders(results)), results)
     text = render(results)
     return write_atomic(results / "README.md", lambda tmp: Path(tmp).write_text(text))
 
