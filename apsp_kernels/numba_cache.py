@@ -11,6 +11,11 @@ allocate_sched", and segmentation faults on a machine whose cache was filled by 
 * The index of a function's cached signatures is rewritten unlocked: two processes saving
   different signatures at once can leave it naming another signature's machine code. Here each
   load and save holds an exclusive ``fcntl`` lock on a file in the cache folder.
+
+Where the cache lives is numba's choice: ``__pycache__`` beside the sources when that folder is
+writable, else a per-user folder (``~/.cache/numba``: a wheel installed into a read-only
+site-packages), or ``NUMBA_CACHE_DIR`` when set. :func:`is_cached` and :func:`cache_path` tell a
+caller, before a first call, whether it will compile and where the result goes.
 """
 from __future__ import annotations
 
@@ -22,6 +27,10 @@ import numba
 from numba.core.caching import FunctionCache
 
 LOCK_NAME = "apsp_kernels-numba-cache.lock"
+
+
+class OneTimeCompile(UserWarning):
+    """A one-time compilation is about to start (numba or NVRTC), with its expected seconds."""
 
 
 class SharedFunctionCache(FunctionCache):
@@ -63,3 +72,23 @@ def njit(*args, **options):
         return dispatcher
 
     return decorate(args[0]) if args else decorate
+
+
+def is_cached(dispatcher, argtypes) -> bool:
+    """Whether calling ``dispatcher`` with arguments of numba types ``argtypes`` needs no compile:
+    compiled in this process already, or its machine code is in the on-disk cache for this source,
+    this machine's CPU and this numba (numba's own index key; the index is read, nothing is loaded)."""
+    sig = tuple(argtypes)
+    if sig in dispatcher.overloads:
+        return True
+    cache = dispatcher._cache
+    if not isinstance(cache, FunctionCache):  # cache=False: every process compiles
+        return False
+    key = cache._index_key(sig, dispatcher.targetctx.codegen())
+    return key in cache._cache_file._load_index()
+
+
+def cache_path(dispatcher) -> str:
+    """The folder numba keeps ``dispatcher``'s compiled code in ("" when it is not cached)."""
+    cache = dispatcher._cache
+    return cache.cache_path if isinstance(cache, FunctionCache) else ""

@@ -19,6 +19,7 @@ the default; USA-road-d.NY: 1.98 M shortcuts, 373 levels) or one vertex at a tim
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,12 @@ MAX_THREADS = 32
 # read 14.4 s (H200) and 57.1 s (H100) for NY's contraction, its first in the process, with the compile
 # inside; :func:`compile_for` keeps it out of the contraction's time
 COMPILE_SECONDS: dict[tuple[str, bool], float] = {}
+# seconds a cold compile of the contraction takes, shown before it starts (a weight kind, integer or float,
+# compiles every function; float32 after float64 only by_level's, 5 s): 45.2 s (int32) and 44.6 s (float64)
+# on a 32-core H200 host with empty caches (results/library/records_first_call.csv, the precompile's row);
+# 41 s on a 2-core host. Compiling fewer functions parallel=True does not pay: without any, 25 s of CPU
+# against 43 s, but NY's contraction runs 2.5 s on one thread against 0.3 s on 32
+COLD_COMPILE_SECONDS = 45.0
 
 
 def threads() -> int:
@@ -51,10 +58,15 @@ def threads() -> int:
 
 def compile_for(dtype, parallel: bool | None = None) -> float:
     """Compile (numba) the contraction for weights of ``dtype``, by contracting a 4-cycle, once per
-    process; the seconds it took now (0 once compiled). Kept in :data:`COMPILE_SECONDS`."""
+    process; the seconds it took now (0 once compiled). Kept in :data:`COMPILE_SECONDS`. Where
+    numba's on-disk cache lacks it (a fresh install or machine), a :class:`OneTimeCompile` warning
+    says so first, with the expected seconds and the cache folder."""
     key = _compile_key(dtype, parallel)
     if key in COMPILE_SECONDS:
         return 0.0
+    if not compiled_on_disk(dtype, parallel):
+        from ..numba_cache import OneTimeCompile  # numba imports on first use, not with the package
+        warnings.warn(compile_notice(dtype, parallel), OneTimeCompile, stacklevel=2)
     ring = Graph(4, np.arange(0, 9, 2, dtype=np.int32),
                  np.array([1, 3, 0, 2, 1, 3, 0, 2], dtype=np.int32), np.ones(8, dtype=np.dtype(dtype)),
                  name="4-cycle")
@@ -62,6 +74,40 @@ def compile_for(dtype, parallel: bool | None = None) -> float:
     contract(ring, parallel=key[1])
     COMPILE_SECONDS[key] = time.perf_counter() - start
     return COMPILE_SECONDS[key]
+
+
+def entry_points(dtype, parallel: bool | None = None) -> list[tuple]:
+    """(numba dispatcher, argument types) of the contraction's two top-level calls for a graph of
+    weight ``dtype`` (as :func:`_contract` makes them; every other function is compiled inside them)."""
+    from numba import from_dtype, types
+
+    from . import elimination, rounds
+
+    def array(kind):
+        return types.Array(from_dtype(np.dtype(kind)), 1, "C")
+    i64, exact = types.int64, (np.int64 if np.issubdtype(np.dtype(dtype), np.integer) else np.float64)
+    arcs = (array(np.int64), array(np.int64), array(exact))
+    if _compile_key(dtype, parallel)[1]:
+        first = (rounds.eliminate_in_rounds, (i64, *arcs, i64, i64))
+    else:
+        first = (elimination.eliminate, (i64, *arcs, i64))
+    return [first, (elimination.by_level, (i64, array(np.int64), array(np.int64), *arcs, array(dtype)))]
+
+
+def compiled_on_disk(dtype, parallel: bool | None = None) -> bool:
+    """Whether the contraction for ``dtype`` needs no compile here: compiled in this process or
+    in numba's on-disk cache (:func:`apsp_kernels.numba_cache.is_cached`)."""
+    from ..numba_cache import is_cached
+    return all(is_cached(dispatcher, argtypes) for dispatcher, argtypes in entry_points(dtype, parallel))
+
+
+def compile_notice(dtype, parallel: bool | None = None) -> str:
+    """What :func:`compile_for` says before a cold compile."""
+    from ..numba_cache import cache_path
+    dispatcher = entry_points(dtype, parallel)[0][0]
+    return (f"apsp_kernels: compiling the road-network contraction for {np.dtype(dtype).name} weights on this "
+            f"machine (one time, about {COLD_COMPILE_SECONDS:.0f} s; cached in {cache_path(dispatcher)}); "
+            "`python -m apsp_kernels.precompile` does it ahead, at install")
 
 
 def compile_seconds(dtype, parallel: bool | None = None) -> float:
