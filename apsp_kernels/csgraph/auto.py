@@ -35,7 +35,7 @@ import pandas as pd
 
 from .. import gpu
 from ..graph import Graph
-from ..sssp_hierarchy.layout import HIERARCHY_KEY
+from ..sssp_hierarchy.layout import has_hierarchy
 from ..sssp_hierarchy.phast import MAX_MEAN_DEGREE
 from .families import FAMILIES, HOST, Family, family_of
 
@@ -205,7 +205,7 @@ def _estimate(fam: Family, table: Indexed, g: Graph, k: int,
     ms = float(per_source[i] * m / rows.m[i] * k * factor)
     note = f"from {problem} n={int(rows.n[i])} m={int(rows.m[i])} on {rows.device[i]}, x k*m{scaled}"
     rate = HOST_PREPROCESSING_MS_PER_ARC.get(fam.name)
-    if rate is not None and HIERARCHY_KEY not in g.__dict__:
+    if rate is not None and not has_hierarchy(g):
         ms += rate * m
         note += f", + ~{rate * m:.3g} ms host preprocessing (not yet done for this graph)"
     return ms, note

@@ -1,6 +1,8 @@
 """A NetworkX backend named ``apsp_kernels``: NetworkX's shortest-path functions (lengths,
 paths, predecessors, all pairs, Floyd-Warshall, Johnson, negative cycles, averages) on
-:func:`apsp_kernels.shortest_path`, with NetworkX's semantics::
+:func:`apsp_kernels.shortest_path`, and its closeness and harmonic centrality and distance
+measures (eccentricity, diameter, radius, center, periphery, barycenter) on
+:mod:`apsp_kernels.centrality`, with NetworkX's semantics::
 
     import networkx as nx
     D = nx.floyd_warshall_numpy(G, backend="apsp_kernels")
@@ -12,7 +14,8 @@ Registered through two entry points (``pyproject.toml``): ``networkx.backends`` 
 module imports nothing heavy; ``FUNCTIONS`` below is the list NetworkX dispatches). NetworkX
 only dispatches here when asked: ``backend=`` or the user's own ``nx.config.backend_priority``.
 Modules: ``arcs`` (the graph), ``search`` (rows, trees, NetworkX's dicts), ``weighted``,
-``unweighted``, ``generic``, ``dense``, ``relabel`` (the functions), ``registry``, ``interface``.
+``unweighted``, ``generic``, ``dense``, ``relabel``, ``centrality`` (the functions), ``registry``,
+``interface``.
 
 Weights run through the library's ``method="auto"`` (the GPU kernels where a GPU is usable)
 under its precision contract: whole numbers exactly (int32, or float64 where int32 cannot hold
@@ -68,6 +71,14 @@ _GENERIC = ("Runs the backend's own function exactly where NetworkX's picks its 
             "hop counts; method='dijkstra' or 'bellman-ford').")
 _ALL_PATHS = ("Every shortest path, from NetworkX's path builder over the predecessor lists: the "
               "predecessors u of v with d(u) + w(u, v) == d(v) on the library's distances.")
+_CENTRALITY = ("apsp_kernels.centrality on the arcs (the lightest of parallel edges): every source's "
+               "distances reduced block by block on the GPU (batched PHAST on road-like graphs), never "
+               "the n x n matrix.")
+_DISTANCE = ("A callable or negative ``distance`` is declined (can_run): these are Dijkstra's "
+             "distances, and NetworkX runs its own.")
+_MEASURE = ("A callable or negative ``weight``, and precomputed ``e=`` / ``sp=``, are declined "
+            "(can_run); ``usebounds=True`` gives the same answer from the exact eccentricities. Not "
+            "(strongly) connected: NetworkXError, as NetworkX.")
 
 FUNCTIONS = {
     "floyd_warshall_numpy": f"{_FLOYD} Rows and columns in ``nodelist`` order.",
@@ -128,6 +139,16 @@ FUNCTIONS = {
         "(NetworkX preserves them for this function), so converting back gives NetworkX's graph.",
     "relabel_nodes": "The same arcs under new labels, for ``copy=True`` and a mapping that keeps "
         "the nodes apart (merging nodes, or ``copy=False``, is declined).",
+    "closeness_centrality": f"{_CENTRALITY} Over the distances to each node (wf_improved as given). {_DISTANCE}",
+    "harmonic_centrality": f"{_CENTRALITY} ``nbunch`` and ``sources`` as NetworkX's (one search per node "
+        f"of ``nbunch`` on the reversed arcs when it is the smaller). {_DISTANCE}",
+    "eccentricity": f"{_CENTRALITY} One search per node of ``v``. {_MEASURE}",
+    "diameter": f"{_CENTRALITY} {_MEASURE}",
+    "radius": f"{_CENTRALITY} {_MEASURE}",
+    "periphery": f"{_CENTRALITY} {_MEASURE}",
+    "center": f"{_CENTRALITY} {_MEASURE}",
+    "barycenter": f"{_CENTRALITY} The nodes of least distance sum; ``attr=`` and ``sp=`` are declined "
+        "(can_run): NetworkX writes into G or reads the lengths given.",
 }
 
 

@@ -12,7 +12,7 @@ NetworkX runs its own implementation (under ``backend_priority``; a call with an
 from __future__ import annotations
 
 from . import FUNCTIONS as DOCS
-from . import dense, generic, relabel, unweighted, weighted  # noqa: F401  (they register)
+from . import centrality, dense, generic, relabel, unweighted, weighted  # noqa: F401  (they register)
 from .arcs import ArcGraph, weights_usable
 from .registry import CHECKS, FUNCTIONS, bind, dijkstra_weights
 

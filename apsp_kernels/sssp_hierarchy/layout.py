@@ -11,11 +11,23 @@ distance and its higher in-neighbours' distances plus the arc.
 :func:`batched_sweeps_on_host` is that algorithm with NumPy, group by group, with the working
 matrix starting from garbage as the GPU's reused one does (``phast_batched.cu``): it is the
 kernels' reference, tested against SciPy's Dijkstra.
+
+:func:`hierarchy_of` keeps a graph's hierarchy on the Graph object, in a bounded in-process LRU
+keyed by the graph's content (:func:`graph_fingerprint`: a matrix given again, which becomes a new
+Graph on every ``shortest_path`` call, is not contracted again) and, when a folder is named
+(``cache_dir=`` or the environment variable ``APSP_HIERARCHY_CACHE``), in a ``.npz`` file per
+graph there, written atomically, so that another process skips the contraction too.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +37,13 @@ from ..graph import Graph
 from .contraction import Hierarchy, compile_for, contract
 
 HIERARCHY_KEY = "_phast_hierarchy"  # kept in the Graph's __dict__: pickled with it to every worker
+FINGERPRINT_KEY = "_content_fingerprint"
+CACHE_ENV = "APSP_HIERARCHY_CACHE"  # a folder for hierarchies on disk, one .npz per graph content
+CACHE_MAX_BYTES = 4 << 30  # the in-process LRU keeps hierarchies up to this many bytes in all
+CACHE_MAX_ENTRIES = 16
+CACHE_FORMAT = 1  # bumped when the saved arrays change meaning
+_ARRAYS = ("order", "rank", "level_ptr", "up_indptr", "up_sources", "up_weights", "down_indptr",
+           "down_sources", "down_weights")
 
 
 @dataclass
@@ -62,20 +81,150 @@ def host_graph(graph: Graph) -> Graph:
                  meta=dict(graph.meta))
 
 
-def hierarchy_of(graph: Graph) -> tuple[Hierarchy, float]:
-    """The graph's hierarchy, contracted once and kept on the Graph (so that a Graph pickled to
-    Dask workers carries it), and the seconds contracting took now (0 when it was there; numba's
-    compilation, once per process, is not in them: :func:`.contraction.compile_seconds`)."""
+def graph_fingerprint(graph: Graph) -> str:
+    """The graph's content as a key: blake2b over n, m, the weight dtype and the CSR arrays' bytes
+    (their lengths are fixed by n and m, so no two graphs share the bytes hashed). Host arrays are
+    read in place; a device graph's are copied to the host once for it. Kept on the Graph, whose
+    arrays are not changed in place (its hierarchy is kept there too)."""
+    kept = graph.__dict__.get(FINGERPRINT_KEY)
+    if kept is not None:
+        return kept
+    h = hashlib.blake2b(digest_size=20)
+    dtype = np.dtype(graph.dtype)
+    h.update(f"csr:{graph.n}:{graph.m}:{dtype.str}".encode())
+    for a, kind in ((graph.indptr, np.int32), (graph.indices, np.int32), (graph.weights, dtype)):
+        a = a.get() if hasattr(a, "get") else a
+        h.update(np.ascontiguousarray(a, dtype=kind).data)
+    graph.__dict__[FINGERPRINT_KEY] = key = f"{graph.n}-{graph.m}-{dtype.name}-{h.hexdigest()}"
+    return key
+
+
+def has_hierarchy(graph: Graph, cache_dir=None) -> bool:
+    """Whether :func:`hierarchy_of` would find ``graph``'s hierarchy without contracting it."""
+    if HIERARCHY_KEY in graph.__dict__:
+        return True
+    key = graph_fingerprint(graph)
+    folder = cache_folder(cache_dir)
+    return CACHE.get(key) is not None or (folder is not None and (folder / f"{key}.npz").is_file())
+
+
+def _nbytes(h: Hierarchy) -> int:
+    return int(sum(a.nbytes for a in (h.order, h.rank, h.level_ptr, *h.up, *h.down)))
+
+
+class HierarchyCache:
+    """Hierarchies by graph fingerprint: an in-process LRU bounded by bytes and entries."""
+
+    def __init__(self, max_bytes: int = CACHE_MAX_BYTES, max_entries: int = CACHE_MAX_ENTRIES):
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self._kept: OrderedDict[str, Hierarchy] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Hierarchy | None:
+        with self._lock:
+            h = self._kept.get(key)
+            if h is not None:
+                self._kept.move_to_end(key)
+            return h
+
+    def put(self, key: str, h: Hierarchy) -> None:
+        with self._lock:
+            self._kept[key] = h
+            self._kept.move_to_end(key)
+            while len(self._kept) > 1 and (len(self._kept) > self.max_entries or self.nbytes > self.max_bytes):
+                self._kept.popitem(last=False)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(_nbytes(h) for h in self._kept.values())
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+CACHE = HierarchyCache()
+
+
+def cache_folder(cache_dir=None) -> Path | None:
+    """The folder hierarchies are saved in: ``cache_dir``, else ``$APSP_HIERARCHY_CACHE``, else None."""
+    folder = cache_dir if cache_dir is not None else os.environ.get(CACHE_ENV) or None
+    return None if folder is None else Path(folder).expanduser()
+
+
+def save_hierarchy(h: Hierarchy, folder, key: str) -> Path:
+    """``h`` as ``folder/<key>.npz``, written to a temporary file first and renamed into place,
+    so that a reader never sees a partial file."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{key}.npz"
+    fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, format=np.int64(CACHE_FORMAT), key=np.array(key), shortcuts=np.int64(h.shortcuts),
+                     **dict(zip(_ARRAYS, (h.order, h.rank, h.level_ptr, *h.up, *h.down))))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_hierarchy(folder, key: str) -> Hierarchy | None:
+    """The hierarchy saved for ``key`` in ``folder``, or None where there is none, or the file is
+    unreadable, of another format, or for another graph (it is then contracted and saved again)."""
+    path = Path(folder) / f"{key}.npz"
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if int(z["format"]) != CACHE_FORMAT or str(z["key"]) != key:
+                return None
+            a = {name: z[name] for name in _ARRAYS}
+            shortcuts = int(z["shortcuts"])
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    return Hierarchy(order=a["order"], rank=a["rank"], level_ptr=a["level_ptr"],
+                     up=(a["up_indptr"], a["up_sources"], a["up_weights"]),
+                     down=(a["down_indptr"], a["down_sources"], a["down_weights"]), shortcuts=shortcuts)
+
+
+def hierarchy_of(graph: Graph, cache: bool = True, cache_dir=None) -> tuple[Hierarchy, float]:
+    """The graph's hierarchy and the seconds contracting took now (0 when it was found; numba's
+    compilation, once per process, is not in them: :func:`.contraction.compile_seconds`).
+
+    Looked up on the Graph (so that a Graph pickled to Dask workers carries it), then, with
+    ``cache``, in :data:`CACHE` by the graph's content, then in the cache folder
+    (:func:`cache_folder`); contracted only where none has it, and then kept in all three."""
     h = graph.__dict__.get(HIERARCHY_KEY)
     if h is not None:
         return h, 0.0
+    key = graph_fingerprint(graph) if cache else None
+    folder = cache_folder(cache_dir) if cache else None
+    h = CACHE.get(key) if cache else None
+    if h is None and folder is not None:
+        h = load_hierarchy(folder, key)
+    seconds = 0.0
+    if h is None:
+        h, seconds = _contracted(graph)
+        if folder is not None:
+            save_hierarchy(h, folder, key)
+    if cache:
+        CACHE.put(key, h)
+    graph.__dict__[HIERARCHY_KEY] = h
+    return h, seconds
+
+
+def _contracted(graph: Graph) -> tuple[Hierarchy, float]:
     host = host_graph(graph)
     with host_cpu.exclusive():  # a host-clock timing: notebooks beside it wait (none: no-op)
         compile_for(host.dtype)
         start = time.perf_counter()
         h = contract(host)
         seconds = time.perf_counter() - start
-    graph.__dict__[HIERARCHY_KEY] = h
     return h, seconds
 
 

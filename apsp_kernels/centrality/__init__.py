@@ -1,0 +1,20 @@
+"""Centralities and distance measures from all shortest paths, with NetworkX's definitions.
+
+::
+
+    from apsp_kernels import centrality
+    c = centrality.closeness_centrality(A)                 # A: SciPy/NumPy/CuPy matrix or Graph
+    h = centrality.harmonic_centrality(A, directed=False)
+    d = centrality.diameter(A, explain=True)               # says where the sources ran
+    c = centrality.closeness_centrality(A, client=client)  # the same on a Dask cluster
+
+Rows of distances are reduced block by block as they come (never the n x n matrix): on one GPU
+in this process (batched PHAST on road-like graphs, ``method="auto"``'s family otherwise), on
+a Dask cluster with ``client=``, or with SciPy on a host without a GPU. Definitions, types and
+errors: :mod:`.measures`; where the rows run: :mod:`.engine`; the sums: :mod:`.sums`.
+"""
+from .measures import (NotConnectedError, average_shortest_path_length, barycenter, center,
+                       closeness_centrality, diameter, eccentricity, harmonic_centrality, periphery, radius)
+
+__all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
+           "periphery", "barycenter", "average_shortest_path_length", "NotConnectedError"]
