@@ -238,3 +238,39 @@ def test_device_path_equals_networkx_definitions(n, m):
         return
     device = C.eccentricity(cusparse.csr_matrix(A), indices=sample)
     assert type(device).__module__.startswith("cupy") and device.get().tolist() == [want[v] for v in sample]
+
+
+# ------------------------------------------------------------------ every source's sums, once per graph
+def test_measures_of_one_graph_share_one_pass_over_its_sources(monkeypatch):
+    from apsp_kernels.centrality import engine
+    G, A = random_graph(30, 0.2, 7, True, "int")
+    C.EVERY_SOURCE.clear()
+    runs = []
+    real = engine._on_host if not engine.gpu.available() else engine._on_gpu
+    monkeypatch.setattr(engine, real.__name__, lambda *a, **k: runs.append(1) or real(*a, **k))
+    first = C.harmonic_centrality(A)
+    first[:] = -1  # the caller's array: the kept sums must not change with it
+    assert C.harmonic_centrality(A).tolist() == nx_array(nx.harmonic_centrality(G, distance="w"), 30).tolist()
+    close(C.closeness_centrality(A), nx_array(nx.closeness_centrality(G, distance="w"), 30))
+    assert len(runs) == 1
+    B = A.copy()
+    B.data[0] += 1  # another graph content: computed again
+    C.harmonic_centrality(B)
+    assert len(runs) == 2
+    said = []
+    C.harmonic_centrality(A, explain=said.append)
+    assert said and "earlier call" in str(said[0])
+    C.EVERY_SOURCE.clear()
+    C.harmonic_centrality(A)
+    assert len(runs) == 3
+
+
+def test_the_sums_cache_keeps_at_most_its_count_and_bytes():
+    from apsp_kernels.centrality.engine import SumsCache
+    from apsp_kernels.centrality.sums import Sums
+    cache = SumsCache(max_graphs=2, max_bytes=10_000)
+    for key, n in (("a", 10), ("b", 10), ("c", 10)):
+        cache.put(key, Sums(n, np.arange(n, dtype=np.int32)))
+    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") is not None
+    cache.put("big", Sums(1000, np.arange(1000, dtype=np.int32)))  # 48 kB: over the bytes, not kept
+    assert cache.get("big") is None and len(cache) == 2

@@ -12,9 +12,12 @@ Rows of distances are reduced block by block as they come (never the n x n matri
 in this process (batched PHAST on road-like graphs, ``method="auto"``'s family otherwise), on
 a Dask cluster with ``client=``, or with SciPy on a host without a GPU. Definitions, types and
 errors: :mod:`.measures`; where the rows run: :mod:`.engine`; the sums: :mod:`.sums`.
+Every source's sums are kept per graph content, so the measures of one graph share one pass
+(``centrality.EVERY_SOURCE.clear()`` forgets them).
 """
+from .engine import EVERY_SOURCE
 from .measures import (NotConnectedError, average_shortest_path_length, barycenter, center,
                        closeness_centrality, diameter, eccentricity, harmonic_centrality, periphery, radius)
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
-           "periphery", "barycenter", "average_shortest_path_length", "NotConnectedError"]
+           "periphery", "barycenter", "average_shortest_path_length", "NotConnectedError", "EVERY_SOURCE"]

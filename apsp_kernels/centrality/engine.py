@@ -9,6 +9,10 @@ Where the rows come from (``explain=`` says which, as ``shortest_path``'s does):
   family ``method="auto"`` chooses (:func:`apsp_kernels.csgraph.auto.choose`), block by block;
 * no usable GPU: SciPy's Dijkstra on the host, in blocks, with a note said once per process.
 
+The sums of every source are kept per graph content (:data:`EVERY_SOURCE`, a small LRU keyed by
+:func:`.layout.graph_fingerprint`): closeness, harmonic, eccentricity and the rest of one graph
+share one pass over its sources. ``EVERY_SOURCE.clear()`` empties it (before timing one measure alone).
+
 Blocks are as large as free memory allows (up to 16384 sources for PHAST, 4096 otherwise); a
 tqdm bar counts them when there is more than one (``progress=``).
 """
@@ -27,13 +31,45 @@ from ..csgraph.runner import run_family
 from ..distributed import block_solvers
 from ..errors import GPUMemoryError, InputError
 from ..host import host_available_bytes
-from ..sssp_hierarchy.layout import host_graph
+from ..sssp_hierarchy.layout import graph_fingerprint, host_graph
 from ..sssp_hierarchy.phast import MAX_MEAN_DEGREE
 from .sums import Sums
 
 GPU_BLOCK = 4096  # sources per block of the auto families (PHAST: block_solvers.DEFAULT_BLOCK)
 HOST_BLOCK_BYTES = 1 << 28  # float64 rows per host block
 _said = set()
+
+
+class SumsCache:
+    """The :class:`Sums` of every source of recent graphs, by content; bounded by count and bytes."""
+
+    def __init__(self, max_graphs: int = 8, max_bytes: int = 1 << 30):
+        self.max_graphs, self.max_bytes = max_graphs, max_bytes
+        self._kept: dict[str, Sums] = {}
+
+    def get(self, key: str) -> Sums | None:
+        sums = self._kept.pop(key, None)
+        if sums is None:
+            return None
+        self._kept[key] = sums  # most recent last
+        return sums.copy()
+
+    def put(self, key: str, sums: Sums) -> None:
+        self._kept.pop(key, None)
+        if sums.nbytes() > self.max_bytes:
+            return
+        self._kept[key] = sums.copy()
+        while len(self._kept) > self.max_graphs or sum(s.nbytes() for s in self._kept.values()) > self.max_bytes:
+            self._kept.pop(next(iter(self._kept)))
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+EVERY_SOURCE = SumsCache()
 
 
 def say_once(key: str, text: str) -> None:
@@ -49,7 +85,15 @@ def reduce_rows(prep, sources: np.ndarray, *, what: str, harmonic_out: bool = Fa
     docstring for where they run). ``what`` names the caller in the progress bar and explanation."""
     g = prep.graph
     check_memory(g.n, what)
-    sums = Sums(g.n, np.asarray(sources, dtype=np.int32), harmonic_out)
+    sources = np.asarray(sources, dtype=np.int32)
+    every = client is None and not harmonic_out and np.array_equal(sources, np.arange(g.n))
+    if every:
+        kept = EVERY_SOURCE.get(graph_fingerprint(g))
+        if kept is not None:
+            _explain(explain, auto.Choice("cached", reason="every source's sums of this graph were computed by an "
+                                                           "earlier call in this process (centrality.EVERY_SOURCE)"))
+            return kept
+    sums = Sums(g.n, sources, harmonic_out)
     if not len(sources):
         return sums
     if client is not None:
@@ -57,8 +101,12 @@ def reduce_rows(prep, sources: np.ndarray, *, what: str, harmonic_out: bool = Fa
     if not gpu.available():
         choice = auto.Choice(HOST, reason="no CUDA GPU on this machine: SciPy's dijkstra on the host")
         say_once("host", f"apsp_kernels.centrality: {choice.reason}")
-        return _on_host(prep, sums, choice, explain, progress, what)
-    return _on_gpu(prep, sums, explain, progress, what)
+        sums = _on_host(prep, sums, choice, explain, progress, what)
+    else:
+        sums = _on_gpu(prep, sums, explain, progress, what)
+    if every:
+        EVERY_SOURCE.put(graph_fingerprint(g), sums)
+    return sums
 
 
 def check_memory(n: int, what: str) -> None:

@@ -66,6 +66,19 @@ class Sums:
         self._closeness_in = pv["closeness"].to_numpy()  # the run keeps closeness, not sum_in
         self.done = len(self.sources)
 
+    def copy(self) -> "Sums":
+        """A copy whose arrays the caller may change (the cache keeps the original)."""
+        out = Sums(self.n, self.sources.copy(), self.harmonic_out_wanted)
+        out.per_source = {k: v.copy() for k, v in self.per_source.items()}
+        out.per_target = {k: v.copy() for k, v in self.per_target.items()}
+        out.done = self.done
+        if hasattr(self, "_closeness_in"):
+            out._closeness_in = self._closeness_in.copy()
+        return out
+
+    def nbytes(self) -> int:
+        return sum(v.nbytes for d in (self.per_source, self.per_target) for v in d.values())
+
     def closeness_in(self, wf_improved: bool = True) -> np.ndarray:
         """NetworkX's closeness of every vertex over the distances from the sources to it."""
         if wf_improved and getattr(self, "_closeness_in", None) is not None:

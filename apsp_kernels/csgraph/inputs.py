@@ -10,7 +10,7 @@ turned into the project's :class:`Graph` with SciPy's conventions:
 * ``unweighted=True``: every edge weighs 1;
 * self loops: ignored when non-negative; a negative one is a negative cycle.
 
-Precision contract (the one place it is written down; README "Precision" shows it as a table).
+Precision contract (the one place it is written down; docs/library.md shows it as a table).
 The ``dtype=`` keyword of ``shortest_path``, ``dijkstra``, ``bellman_ford`` and
 ``floyd_warshall`` picks it; distances always come back float64 with ``np.inf``, as SciPy's.
 
