@@ -12,12 +12,15 @@ Rows of distances are reduced block by block as they come (never the n x n matri
 in this process (batched PHAST on road-like graphs, ``method="auto"``'s family otherwise), on
 a Dask cluster with ``client=``, or with SciPy on a host without a GPU. Definitions, types and
 errors: :mod:`.measures`; where the rows run: :mod:`.engine`; the sums: :mod:`.sums`.
+Betweenness (:mod:`.betweenness`) is exact Brandes on the host for now (:mod:`.brandes`).
 Every source's sums are kept per graph content, so the measures of one graph share one pass
 (``centrality.EVERY_SOURCE.clear()`` forgets them).
 """
+from .betweenness import PathCountWarning, betweenness_centrality, edge_betweenness_centrality
 from .engine import EVERY_SOURCE
 from .measures import (NotConnectedError, average_shortest_path_length, barycenter, center,
                        closeness_centrality, diameter, eccentricity, harmonic_centrality, periphery, radius)
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
-           "periphery", "barycenter", "average_shortest_path_length", "NotConnectedError", "EVERY_SOURCE"]
+           "periphery", "barycenter", "average_shortest_path_length", "betweenness_centrality",
+           "edge_betweenness_centrality", "NotConnectedError", "PathCountWarning", "EVERY_SOURCE"]

@@ -1,6 +1,6 @@
 """A NetworkX backend named ``apsp_kernels``: NetworkX's shortest-path functions (lengths,
 paths, predecessors, all pairs, Floyd-Warshall, Johnson, negative cycles, averages) on
-:func:`apsp_kernels.shortest_path`, and its closeness and harmonic centrality and distance
+:func:`apsp_kernels.shortest_path`, and its closeness, harmonic and betweenness centrality and distance
 measures (eccentricity, diameter, radius, center, periphery, barycenter) on
 :mod:`apsp_kernels.centrality`, with NetworkX's semantics::
 
@@ -80,6 +80,12 @@ _MEASURE = ("A callable or negative ``weight``, and precomputed ``e=`` / ``sp=``
             "(can_run); ``usebounds=True`` gives the same answer from the exact eccentricities. Not "
             "(strongly) connected: NetworkXError, as NetworkX.")
 
+_BETWEENNESS = ("Exact Brandes on the host for now (apsp_kernels.centrality.betweenness, numba on every core; "
+                "the GPU kernel is to come): NetworkX's Dijkstra or breadth-first search step for step over "
+                "G's adjacency order, so ties count as in NetworkX; ``k`` sources drawn by NetworkX's "
+                "``seed.sample(list(G), k)``; NetworkX's rescaling.")
+_BETWEENNESS_DECLINED = ("A callable or negative ``weight`` and ``k`` outside 1..len(G) are declined (can_run).")
+
 FUNCTIONS = {
     "floyd_warshall_numpy": f"{_FLOYD} Rows and columns in ``nodelist`` order.",
     "floyd_warshall": f"{_FLOYD} Returns NetworkX's dict of defaultdicts (inf where unreachable).",
@@ -149,6 +155,9 @@ FUNCTIONS = {
     "center": f"{_CENTRALITY} {_MEASURE}",
     "barycenter": f"{_CENTRALITY} The nodes of least distance sum; ``attr=`` and ``sp=`` are declined "
         "(can_run): NetworkX writes into G or reads the lengths given.",
+    "betweenness_centrality": f"{_BETWEENNESS} {_BETWEENNESS_DECLINED}",
+    "edge_betweenness_centrality": f"{_BETWEENNESS} Keys as NetworkX's: G.edges() orientation, (u, v, key) for "
+        f"a multigraph (an edge's value shared by its lightest parallel edges). {_BETWEENNESS_DECLINED}",
 }
 
 

@@ -43,6 +43,7 @@ class ArcGraph:
     attrs: Attributes | None = None
     pos: np.ndarray | None = None  # per arc: where dst comes in G's adjacency of src (NetworkX's
     # order of relaxing the arcs of a vertex); None where unknown (reversed or relabelled arcs)
+    multi_edges: tuple | None = None  # a multigraph's (src, dst, keys, w) per edge, in G.edges(keys=True) order
 
     @classmethod
     def from_nx(cls, G, weight=None, default=1, keep_attributes=False) -> "ArcGraph":
@@ -71,6 +72,8 @@ class ArcGraph:
                                [(index[e[0]], index[e[1]], e[2] if multi else None, dict(e[-1]))
                                 for e in listed], multi)
         g = cls._arcs(nodes, index, src, dst, w, G.is_directed(), weight, attrs, both, pos)
+        if G.is_multigraph():
+            g = replace(g, multi_edges=(src, dst, [k for *_, k in G.edges(keys=True)], w))
         return g if pos is not None else replace(g, pos=_positions(G, index, g))
 
     @classmethod

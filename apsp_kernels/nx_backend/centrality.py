@@ -1,4 +1,4 @@
-"""NetworkX's closeness and harmonic centrality and distance measures on :mod:`apsp_kernels.centrality`.
+"""NetworkX's closeness, harmonic and betweenness centrality and distance measures on :mod:`apsp_kernels.centrality`.
 
 The arcs (the lightest of parallel edges, undirected edges both ways) go to the library as a
 SciPy matrix; its per-vertex results come back as NetworkX's dicts in G's node order, lengths as
@@ -6,6 +6,10 @@ ints for integer weights. What NetworkX reads from arguments the backend cannot 
 itself (``can_run`` says why): a callable weight or distance, a negative one (these are
 Dijkstra's), precomputed ``e=`` or ``sp=``, ``barycenter(attr=)`` (it writes into G).
 ``usebounds=True`` is accepted: the exact eccentricities give the answer the bounds give.
+
+Betweenness runs :mod:`apsp_kernels.centrality.brandes` on the arcs in G's adjacency order (so ties
+are counted in NetworkX's relaxation order, self loops kept), sources sampled by the ``seed``
+NetworkX hands over (``seed.sample(list(G), k)``, as NetworkX), rescaled by NetworkX's rules.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import networkx as nx
 import numpy as np
 
 from .. import centrality as C
+from ..centrality import betweenness as B
 from .arcs import ArcGraph, weights_usable
 from .registry import implements
 
@@ -142,3 +147,76 @@ def barycenter(G, weight=None, attr=None, sp=None):
         raise nx.NetworkXNoPath(f"Input graph {g.to_nx()} is disconnected, so every induced subgraph "
                                 "has infinite barycentricity.") from None
     return [g.nodes[i] for i in ids.tolist()]
+
+
+def _betweenness_check(arguments):
+    """Declines a callable or unusable weight, ``k`` outside ``1..len(G)`` (NetworkX raises its own
+    error) and, for edges, a node that is a 2-tuple (NetworkX keeps nodes and edges in one dict)."""
+    G, k = arguments["G"], arguments.get("k")
+    if k is not None and not (isinstance(k, int) and 1 <= k <= len(G)):
+        return f"k={k!r} is not a number of sources from 1 to len(G): NetworkX raises its own error"
+    if "endpoints" not in arguments and any(isinstance(v, tuple) and len(v) == 2 for v in G):
+        return "a node that is a 2-tuple: NetworkX's edge betweenness shares one dict between nodes and edges"
+    return _weights(arguments, "weight")
+
+
+def _brandes(g: ArcGraph, k, seed, endpoints: bool, edges: bool, every_if_all: bool, who: str):
+    """(raw accumulation, the sampled sources or None) over the arcs of ``g`` in G's adjacency order."""
+    order = np.lexsort((g.pos, g.src)) if g.pos is not None else np.lexsort((g.dst, g.src))
+    src, dst = g.src[order], g.dst[order]
+    indptr = np.r_[0, np.cumsum(np.bincount(src, minlength=len(g)))]
+    weights = None if g.weight is None else g.w[order].astype(np.float64)
+    if k is None or (every_if_all and k == len(g)):
+        sources, sampled = np.arange(len(g)), None
+    else:
+        sources = sampled = np.asarray([g.index[v] for v in seed.sample(list(g.nodes), k)], dtype=np.int64)
+    acc = B._run((indptr, dst, weights), sources, endpoints, edges, None, False, who)
+    return acc, order, sampled
+
+
+@implements(_betweenness_check)
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    g = G.weighted_by(weight)
+    if not len(g):
+        return {}
+    acc, _, sampled = _brandes(g, k, seed, endpoints, False, True, "betweenness_centrality")
+    scale = B.rescale(len(g), normalized=normalized, directed=g.directed, endpoints=endpoints, sampled=sampled)
+    return dict(zip(g.nodes, B._scaled(acc.vertices(), scale, sampled).tolist()))
+
+
+@implements(_betweenness_check)
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    g = G.weighted_by(weight)
+    if not len(g):
+        return {}
+    acc, order, sampled = _brandes(g, k, seed, True, True, False, "edge_betweenness_centrality")
+    n = len(g)
+    per_arc = np.empty(len(order))
+    per_arc[order] = acc.arcs()  # back to g's arc order (by tail, then head)
+    key = g.src * n + g.dst
+    if g.directed:
+        listed, value = order, per_arc  # G.edges(): each node's successors in adjacency order
+    else:  # each edge once, first end first in node order, and both of its arcs' paths
+        listed = order[g.src[order] <= g.dst[order]]
+        value = np.where(g.src == g.dst, per_arc, per_arc + per_arc[np.searchsorted(key, g.dst * n + g.src)])
+    value = value * B.rescale(n, normalized=normalized, directed=g.directed, endpoints=True, sampled=sampled)[1]
+    if g.multi_edges is not None:
+        return _with_keys(g, key, value, weight)
+    nodes = g.nodes
+    return {(nodes[u], nodes[v]): x for u, v, x in zip(g.src[listed].tolist(), g.dst[listed].tolist(),
+                                                        value[listed].tolist())}
+
+
+def _with_keys(g: ArcGraph, arc_key: np.ndarray, value: np.ndarray, weight) -> dict:
+    """NetworkX's ``_add_edge_keys``: an arc's value shared by its lightest parallel edges, 0 for the others,
+    keyed (u, v, key) in G.edges order."""
+    src, dst, keys, w = g.multi_edges
+    at = np.searchsorted(arc_key, src * len(g) + dst)
+    w = np.ones(len(keys)) if weight is None else np.asarray(w, dtype=np.float64)
+    lightest = np.full(arc_key.size, np.inf)
+    np.minimum.at(lightest, at, w)
+    tied = w == lightest[at]
+    share = value / np.maximum(np.bincount(at[tied], minlength=arc_key.size), 1)
+    nodes, u, v = g.nodes, g.multi_edges[0].tolist(), g.multi_edges[1].tolist()
+    return {(nodes[a], nodes[b], key): (float(share[i]) if t else 0.0)
+            for a, b, key, i, t in zip(u, v, keys, at.tolist(), tied.tolist())}
