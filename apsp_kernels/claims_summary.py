@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
-PAPERS = ("okuyama", "bodra", "takafuji", "pandey", "liu")
+from .registry import PAPERS
+
 HELD, NOT_HELD = "holds", "does not hold"
 START = "<!-- claims-summary:start (python -m apsp_kernels.claims_summary writes this table) -->"
 END = "<!-- claims-summary:end -->"

@@ -18,14 +18,12 @@ tqdm bar counts them when there is more than one (``progress=``).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from scipy.sparse import csgraph as scipy_csgraph
 
 from .. import gpu
 from ..csgraph import auto
-from ..csgraph.api import HostWarning
+from ..csgraph.api import say_once
 from ..csgraph.families import FAMILIES, HOST
 from ..csgraph.runner import run_family
 from ..distributed import block_solvers
@@ -37,7 +35,6 @@ from .sums import Sums
 
 GPU_BLOCK = 4096  # sources per block of the auto families (PHAST: block_solvers.DEFAULT_BLOCK)
 HOST_BLOCK_BYTES = 1 << 28  # float64 rows per host block
-_said = set()
 
 
 class SumsCache:
@@ -72,13 +69,6 @@ class SumsCache:
 EVERY_SOURCE = SumsCache()
 
 
-def say_once(key: str, text: str) -> None:
-    """A HostWarning, once per process and key (as ``shortest_path`` says it)."""
-    if key not in _said:
-        _said.add(key)
-        warnings.warn(text, HostWarning, stacklevel=4)
-
-
 def reduce_rows(prep, sources: np.ndarray, *, what: str, harmonic_out: bool = False, client=None,
                 explain=False, progress=None) -> Sums:
     """The :class:`Sums` of the rows of ``sources`` of the prepared graph ``prep`` (see the module
@@ -100,7 +90,7 @@ def reduce_rows(prep, sources: np.ndarray, *, what: str, harmonic_out: bool = Fa
         return _on_cluster(g, sums, client, explain, progress, what)
     if not gpu.available():
         choice = auto.Choice(HOST, reason="no CUDA GPU on this machine: SciPy's dijkstra on the host")
-        say_once("host", f"apsp_kernels.centrality: {choice.reason}")
+        say_once("centrality-host", f"apsp_kernels.centrality: {choice.reason}")
         sums = _on_host(prep, sums, choice, explain, progress, what)
     else:
         sums = _on_gpu(prep, sums, explain, progress, what)

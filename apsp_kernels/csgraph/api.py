@@ -187,7 +187,8 @@ def _dijkstra_on_negative_weights(prep: Prepared, asked: str, unweighted: bool =
     return "J" if asked == "D" else asked
 
 
-def _say_once(key: str, text: str, category=HostWarning) -> None:
+def say_once(key: str, text: str, category=HostWarning) -> None:
+    """``text`` as a warning once per process and ``key`` (the host notes of shortest_path and the centralities)."""
     if key not in _said:
         _said.add(key)
         warnings.warn(text, category, stacklevel=4)
@@ -201,7 +202,7 @@ def _solve(prep: Prepared, asked: str, sources, predecessors: bool, explain, giv
     swapped = asked == "J" and given not in ("J", "johnson")
     on_gpu = gpu.available()
     if not on_gpu:
-        _say_once("host", f"apsp_kernels: {choice.reason}")
+        say_once("host", f"apsp_kernels: {choice.reason}")
     order = [c[0] for c in choice.candidates] + ([] if prep.device else [HOST])
     if asked == HOST:
         order = [HOST]
