@@ -19,7 +19,6 @@ import numpy as np
 
 from ..arrays import array_module
 from ..distributed import reductions
-from ..inf import KERNEL_SUFFIX
 from ..solver import to_host
 
 NO_BINS = np.array([0.0, 1.0])  # block_partial's histogram is not used here: the smallest it takes
@@ -108,27 +107,16 @@ def closeness(total, reach, n: int, wf_improved: bool = True) -> np.ndarray:
 def block_sums(dist, inf, sources, harmonic_out: bool = False) -> dict:
     """The sums of one block of rows as host NumPy arrays."""
     xp = array_module(dist)
-    if _device_kernels_take(xp, dist, inf):
+    if reductions.kernels_take(xp, dist, inf):
         out = reductions.block_partial(dist, inf, np.asarray(sources), NO_BINS)
-        if harmonic_out:
-            out["harmonic_out"] = _sliced(xp, dist, inf, _harmonic_out)
-        return out
-    parts = _sliced(xp, dist, inf, _host_part, concat=False)
-    out = {"eccentricity": np.concatenate([p["eccentricity"] for p in parts]),
-           "reach_out": np.concatenate([p["reach_out"] for p in parts]),
-           "sum_out": np.concatenate([p["sum_out"] for p in parts])}
-    for key in ("sum_in", "reach_in", "harmonic_in"):
-        out[key] = sum(p[key] for p in parts) if parts else np.zeros(dist.shape[1])
+    else:
+        parts = _sliced(xp, dist, inf, _host_part, concat=False)
+        out = {key: np.concatenate([p[key] for p in parts]) for key in ("eccentricity", "reach_out", "sum_out")}
+        for key in ("sum_in", "reach_in", "harmonic_in"):
+            out[key] = sum(p[key] for p in parts) if parts else np.zeros(dist.shape[1])
     if harmonic_out:
-        out["harmonic_out"] = np.concatenate([p["harmonic_out"] for p in parts])
+        out["harmonic_out"] = _sliced(xp, dist, inf, _harmonic_out)
     return out
-
-
-def _device_kernels_take(xp, dist, inf) -> bool:
-    """Whether ``reductions.cu`` takes these rows (a C-ordered device array of a kernel dtype)."""
-    dtype = np.dtype(dist.dtype)
-    return bool(xp is not np and dtype in KERNEL_SUFFIX and dist.size and dist.flags.c_contiguous
-                and (dtype.kind == "f" or np.isfinite(inf)))
 
 
 def _sliced(xp, dist, inf, fn, concat=True):
@@ -153,10 +141,4 @@ def _harmonic_out(xp, dist, inf) -> np.ndarray:
 
 
 def _host_part(xp, dist, inf) -> dict:
-    reach, d = _finite(xp, dist, inf)
-    inverse = _inverse(xp, d)
-    out = {"eccentricity": d.max(axis=1) if d.shape[1] else xp.zeros(d.shape[0]),
-           "reach_out": reach.sum(axis=1, dtype=np.int64), "sum_out": d.sum(axis=1),
-           "harmonic_out": inverse.sum(axis=1), "sum_in": d.sum(axis=0),
-           "reach_in": reach.sum(axis=0, dtype=np.int64), "harmonic_in": inverse.sum(axis=0)}
-    return {key: to_host(value) for key, value in out.items()}
+    return {key: to_host(value) for key, value in reductions.host_sums(xp, dist, inf).items()}

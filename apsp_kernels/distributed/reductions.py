@@ -68,7 +68,7 @@ def histogram_pairs(dist, inf, src, edges: np.ndarray):
     xp = array_module(dist)
     k, n = dist.shape
     dtype = np.dtype(dist.dtype)
-    if not (_on_device(xp, dist, inf) and 2 <= len(edges) <= MAX_EDGES_ON_DEVICE):
+    if not (kernels_take(xp, dist, inf) and 2 <= len(edges) <= MAX_EDGES_ON_DEVICE):
         reach = dist < inf
         off_diagonal = xp.ones((k, n), dtype=bool)
         off_diagonal[xp.arange(k), src] = False
@@ -96,15 +96,16 @@ def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
     k, n = dist.shape
     src = xp.asarray(np.asarray(sources, dtype=np.int64))
     counts, pairs = histogram_pairs(dist, inf, src, edges)
-    if _on_device(xp, dist, inf):
+    if kernels_take(xp, dist, inf):
         out = _device_sums(xp, dist, inf)
     else:
-        out = _host_sums(xp, dist, inf)
+        out = host_sums(xp, dist, inf)
     out.update(histogram=counts, pairs=pairs)
     return {key: to_host(value) for key, value in out.items()}
 
 
-def _on_device(xp, dist, inf) -> bool:
+def kernels_take(xp, dist, inf) -> bool:
+    """Whether ``reductions.cu`` takes these rows: a non-empty, C-ordered device array of a kernel dtype."""
     dtype = np.dtype(dist.dtype)
     return bool(xp is not np and dtype in KERNEL_SUFFIX and dist.shape[0] and dist.shape[1]
                 and dist.flags.c_contiguous and (dtype.kind == "f" or np.isfinite(inf)))
@@ -126,7 +127,8 @@ def _device_sums(cp, dist, inf) -> dict:
     return out
 
 
-def _host_sums(xp, dist, inf) -> dict:
+def host_sums(xp, dist, inf) -> dict:
+    """The per-source and per-target sums of rows with array module ``xp`` (NumPy, or CuPy where the kernels do not take them)."""
     k, n = dist.shape
     reach = dist < inf
     d = xp.where(reach, dist, 0).astype(xp.float64)
