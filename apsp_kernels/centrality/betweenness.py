@@ -8,8 +8,10 @@
     e = centrality.edge_betweenness_centrality(A)                         # CSR, one value per arc
 
 Both take what :func:`apsp_kernels.shortest_path` takes (``directed=``, ``unweighted=``, SciPy's
-conventions for zeros and inf). They run on the host for now (numba, every core; :mod:`.brandes`):
-the GPU kernel is to come, and ``explain=`` says so. Definitions (NetworkX's ``betweenness_centrality``
+conventions for zeros and inf). They run on the GPU (:mod:`.brandes_gpu`: batched PHAST rows, then
+Brandes' accumulation, a warp per source) where the weights are whole numbers of at least 1 (or
+``unweighted=True``) on a road-like graph of at least :data:`.brandes_gpu.MIN_N` vertices; otherwise on
+the host (numba, every core; :mod:`.brandes`), and ``explain=`` says which and why. Definitions (NetworkX's ``betweenness_centrality``
 and ``edge_betweenness_centrality``, ``weight`` being the matrix's weights, or None with ``unweighted=True``):
 
 * Brandes' dependencies summed over every source (or ``k`` sources sampled as NetworkX samples
@@ -29,7 +31,7 @@ and ``edge_betweenness_centrality``, ``weight`` being the matrix's weights, or N
 
 Zero-weight arcs are taken as NetworkX takes them (its Dijkstra's order, whose counts then depend
 on the order arcs are relaxed; NetworkX documents weights "greater than zero"). Results are the
-same from run to run and for any thread count.
+same from run to run, for any thread count on the host and any block size on the GPU.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..csgraph.auto import Choice
-from ..errors import InputError
+from ..errors import GPUMemoryError, InputError
 from ..sssp_hierarchy.layout import host_graph
 from .engine import _explain, check_memory
 from .measures import _out, _prepared
@@ -48,9 +50,8 @@ from .measures import _out, _prepared
 EXACT_COUNT = 2.0 ** 53
 CHUNK = 256  # sources per numba call: one step of the progress bar
 BAR_WORK = 5e7  # sources x (n + m) above which the bar shows by default
-FAMILY = "numba-host"  # what explain= names
-HOST_REASON = ("on the host (numba, every core) because betweenness's GPU kernel is not written yet; "
-               "exact Brandes, paths counted as NetworkX counts them")
+FAMILY = "numba-host"  # what explain= names for the host
+GPU_FAMILY = "brandes-gpu"
 
 
 class PathCountWarning(UserWarning):
@@ -155,21 +156,40 @@ def _scaled(raw: np.ndarray, scale: tuple[float, float], sampled) -> np.ndarray:
 
 
 def _run(arcs, sources, endpoints: bool, edges: bool, progress, explain, who: str):
-    """The raw accumulation over ``sources`` in chunks (a tqdm bar on long work), checked."""
+    """The raw accumulation over ``sources`` in steps (a tqdm bar on long work), checked."""
     from tqdm.auto import tqdm
 
-    from .brandes import Accumulator  # numba imports on first use, not with the package
-    indptr, indices, weights = arcs
-    _explain(explain, Choice(FAMILY, reason=f"{who} {HOST_REASON}; {len(sources):,} sources on "
-                                            f"{indptr.size - 1:,} vertices"))
-    acc = Accumulator(indptr, indices, weights, endpoints=endpoints, edges=edges)
+    indptr, indices, _ = arcs
+    acc, step, where = _accumulator(arcs, endpoints, edges)
+    _explain(explain, Choice(where[0], reason=f"{who} {where[1]}; {len(sources):,} sources on {indptr.size - 1:,} "
+                                              f"vertices and {indices.size:,} arcs"))
     show = progress if progress is not None else len(sources) * (indptr.size + indices.size) > BAR_WORK
     with tqdm(total=len(sources), unit="source", desc=who, disable=not show, smoothing=0.1) as bar:
-        for lo in range(0, len(sources), CHUNK):
-            acc.add(sources[lo:lo + CHUNK])
-            bar.update(min(CHUNK, len(sources) - lo))
+        for lo in range(0, len(sources), step):
+            acc.add(sources[lo:lo + step])
+            bar.update(min(step, len(sources) - lo))
     check_counts(acc.largest_path_count, who)
     return acc
+
+
+def _accumulator(arcs, endpoints: bool, edges: bool):
+    """(accumulator, sources per step, (family, why)): the GPU's where it takes the graph, else the host's."""
+    from . import brandes_gpu
+    from .brandes import Accumulator  # numba imports on first use, not with the package
+    indptr, indices, weights = arcs
+    why = brandes_gpu.refusal(indptr, indices, weights)
+    if why is None:
+        try:
+            acc = brandes_gpu.DeviceAccumulator(indptr, indices, weights, endpoints=endpoints, edges=edges)
+        except (InputError, GPUMemoryError) as exc:
+            why = str(exc)
+        else:
+            return acc, acc.batch, (GPU_FAMILY, f"on the GPU: batched PHAST rows, then exact Brandes (a warp per "
+                                                f"source, paths counted as NetworkX counts them), {acc.batch:,} "
+                                                f"sources per block")
+    acc = Accumulator(indptr, indices, weights, endpoints=endpoints, edges=edges)
+    return acc, CHUNK, (FAMILY, f"on the host (numba, every core; exact Brandes, paths counted as NetworkX counts "
+                                f"them) because {why}")
 
 
 def check_counts(largest: float, who: str) -> None:
