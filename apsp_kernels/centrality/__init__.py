@@ -12,7 +12,8 @@ Rows of distances are reduced block by block as they come (never the n x n matri
 in this process (batched PHAST on road-like graphs, ``method="auto"``'s family otherwise), on
 a Dask cluster with ``client=``, or with SciPy on a host without a GPU. Definitions, types and
 errors: :mod:`.measures`; where the rows run: :mod:`.engine`; the sums: :mod:`.sums`.
-Betweenness (:mod:`.betweenness`) is exact Brandes on the host for now (:mod:`.brandes`).
+Betweenness (:mod:`.betweenness`) is exact Brandes: on the GPU for whole weights on road-like graphs
+(:mod:`.brandes_gpu`), else on the host (:mod:`.brandes`).
 Every source's sums are kept per graph content, so the measures of one graph share one pass
 (``centrality.EVERY_SOURCE.clear()`` forgets them).
 """

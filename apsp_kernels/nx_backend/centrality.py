@@ -7,8 +7,9 @@ itself (``can_run`` says why): a callable weight or distance, a negative one (th
 Dijkstra's), precomputed ``e=`` or ``sp=``, ``barycenter(attr=)`` (it writes into G).
 ``usebounds=True`` is accepted: the exact eccentricities give the answer the bounds give.
 
-Betweenness runs :mod:`apsp_kernels.centrality.brandes` on the arcs in G's adjacency order (so ties
-are counted in NetworkX's relaxation order, self loops kept), sources sampled by the ``seed``
+Betweenness runs :mod:`apsp_kernels.centrality.betweenness` on the arcs in G's adjacency order (on
+the GPU for whole weights on road-like graphs; on the host ties are counted in NetworkX's relaxation
+order, self loops kept), sources sampled by the ``seed``
 NetworkX hands over (``seed.sample(list(G), k)``, as NetworkX), rescaled by NetworkX's rules.
 """
 from __future__ import annotations
