@@ -1,4 +1,4 @@
-"""Betweenness of vertices and of arcs, with NetworkX 3.6's definitions, exact, on the host.
+"""Betweenness of vertices and of arcs, with NetworkX 3.6's definitions, exact.
 
 ::
 
@@ -6,13 +6,16 @@
     b = centrality.betweenness_centrality(A, directed=False)              # float64, one per vertex
     b = centrality.betweenness_centrality(A, k=256, seed=1)               # 256 sampled sources
     e = centrality.edge_betweenness_centrality(A)                         # CSR, one value per arc
+    b = centrality.betweenness_centrality(A, client=client)               # on a Dask cluster's workers
 
 Both take what :func:`apsp_kernels.shortest_path` takes (``directed=``, ``unweighted=``, SciPy's
 conventions for zeros and inf). They run on the GPU (:mod:`.brandes_gpu`: batched PHAST rows, then
 Brandes' accumulation, a warp per source) where the weights are whole numbers of at least 1 (or
-``unweighted=True``) on a road-like graph of at least :data:`.brandes_gpu.MIN_N` vertices; otherwise on
-the host (numba, every core; :mod:`.brandes`), and ``explain=`` says which and why. Definitions (NetworkX's ``betweenness_centrality``
-and ``edge_betweenness_centrality``, ``weight`` being the matrix's weights, or None with ``unweighted=True``):
+``unweighted=True``) on a road-like graph of at least :data:`.brandes_gpu.MIN_N` vertices; otherwise
+on the host (numba, every core; :mod:`.brandes`); ``client=`` runs the same on a Dask cluster's
+workers (:mod:`.brandes_run`); ``explain=`` says which and why. Definitions (NetworkX's
+``betweenness_centrality`` and ``edge_betweenness_centrality``, ``weight`` being the matrix's
+weights, or None with ``unweighted=True``):
 
 * Brandes' dependencies summed over every source (or ``k`` sources sampled as NetworkX samples
   them: ``random.Random(seed).sample(range(n), k)``, so a graph whose nodes are ``0..n-1`` gets
@@ -31,7 +34,8 @@ and ``edge_betweenness_centrality``, ``weight`` being the matrix's weights, or N
 
 Zero-weight arcs are taken as NetworkX takes them (its Dijkstra's order, whose counts then depend
 on the order arcs are relaxed; NetworkX documents weights "greater than zero"). Results are the
-same from run to run, for any thread count on the host and any block size on the GPU.
+same from run to run, bit for bit: for any thread count on the host, any block size on the GPU, and
+in this process or on a cluster of any number of workers (:mod:`.brandes_run`'s grid of sources).
 """
 from __future__ import annotations
 
@@ -42,16 +46,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..csgraph.auto import Choice
-from ..errors import GPUMemoryError, InputError
+from ..errors import InputError
 from ..sssp_hierarchy.layout import host_graph
 from .engine import _explain, check_memory
 from .measures import _out, _prepared
 
 EXACT_COUNT = 2.0 ** 53
-CHUNK = 256  # sources per numba call: one step of the progress bar
 BAR_WORK = 5e7  # sources x (n + m) above which the bar shows by default
-FAMILY = "numba-host"  # what explain= names for the host
-GPU_FAMILY = "brandes-gpu"
 
 
 class PathCountWarning(UserWarning):
@@ -59,7 +60,7 @@ class PathCountWarning(UserWarning):
 
 
 def betweenness_centrality(csgraph, directed=True, unweighted=False, *, k=None, normalized=True, endpoints=False,
-                           seed=None, dtype=None, progress=None, explain=False):
+                           seed=None, dtype=None, client=None, progress=None, explain=False):
     """NetworkX's ``betweenness_centrality`` of every vertex: a float64 array (CuPy for CuPy
     input). ``k``: the number of sources sampled with ``seed`` (None, an int or a
     ``random.Random``); see the module docstring for the definitions."""
@@ -67,13 +68,13 @@ def betweenness_centrality(csgraph, directed=True, unweighted=False, *, k=None, 
     prep, arcs = _host_arcs(csgraph, directed, unweighted, dtype, who)
     n = prep.graph.n
     sources, sampled = _sources(n, k, seed, who, drop_all=True)
-    raw = _run(arcs, sources, endpoints, False, progress, explain, who).vertices()
+    raw = _run(arcs, sources, endpoints, False, progress, explain, who, client).vertices()
     scale = rescale(n, normalized=normalized, directed=directed, endpoints=endpoints, sampled=sampled)
     return _out(_scaled(raw, scale, sampled), prep)
 
 
 def edge_betweenness_centrality(csgraph, directed=True, unweighted=False, *, k=None, normalized=True, seed=None,
-                                dtype=None, progress=None, explain=False) -> sp.csr_array:
+                                dtype=None, client=None, progress=None, explain=False) -> sp.csr_array:
     """NetworkX's ``edge_betweenness_centrality``: a SciPy ``csr_array`` with the graph's
     arcs as its pattern (zeros stored), ``B[u, v]`` the value of arc ``u -> v``; with
     ``directed=False`` the value of the edge ``{u, v}`` (both of its arcs' paths), stored at
@@ -84,7 +85,7 @@ def edge_betweenness_centrality(csgraph, directed=True, unweighted=False, *, k=N
     n = prep.graph.n
     indptr, indices, _ = arcs
     sources, sampled = _sources(n, k, seed, who, drop_all=False)
-    value = _run(arcs, sources, True, True, progress, explain, who).arcs()
+    value = _run(arcs, sources, True, True, progress, explain, who, client).arcs()
     if not directed:  # an edge's paths go either way: the sum of its two arcs' (sorted CSR: keys ascend)
         tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
         key = tails * n + indices
@@ -155,41 +156,25 @@ def _scaled(raw: np.ndarray, scale: tuple[float, float], sampled) -> np.ndarray:
     return out
 
 
-def _run(arcs, sources, endpoints: bool, edges: bool, progress, explain, who: str):
-    """The raw accumulation over ``sources`` in steps (a tqdm bar on long work), checked."""
+def _run(arcs, sources, endpoints: bool, edges: bool, progress, explain, who: str, client=None):
+    """The raw accumulation over ``sources`` (:mod:`.brandes_run`; a tqdm bar on long work), checked."""
     from tqdm.auto import tqdm
 
+    from . import brandes_run
     indptr, indices, _ = arcs
-    acc, step, where = _accumulator(arcs, endpoints, edges)
-    _explain(explain, Choice(where[0], reason=f"{who} {where[1]}; {len(sources):,} sources on {indptr.size - 1:,} "
-                                              f"vertices and {indices.size:,} arcs"))
     show = progress if progress is not None else len(sources) * (indptr.size + indices.size) > BAR_WORK
+
+    def say(where):
+        _explain(explain, Choice(where[0], reason=f"{who} {where[1]}; {len(sources):,} sources on "
+                                                  f"{indptr.size - 1:,} vertices and {indices.size:,} arcs"))
+
     with tqdm(total=len(sources), unit="source", desc=who, disable=not show, smoothing=0.1) as bar:
-        for lo in range(0, len(sources), step):
-            acc.add(sources[lo:lo + step])
-            bar.update(min(step, len(sources) - lo))
-    check_counts(acc.largest_path_count, who)
-    return acc
-
-
-def _accumulator(arcs, endpoints: bool, edges: bool):
-    """(accumulator, sources per step, (family, why)): the GPU's where it takes the graph, else the host's."""
-    from . import brandes_gpu
-    from .brandes import Accumulator  # numba imports on first use, not with the package
-    indptr, indices, weights = arcs
-    why = brandes_gpu.refusal(indptr, indices, weights)
-    if why is None:
-        try:
-            acc = brandes_gpu.DeviceAccumulator(indptr, indices, weights, endpoints=endpoints, edges=edges)
-        except (InputError, GPUMemoryError) as exc:
-            why = str(exc)
+        if client is None:
+            totals = brandes_run.in_process(arcs, sources, endpoints, edges, bar, say)
         else:
-            return acc, acc.batch, (GPU_FAMILY, f"on the GPU: batched PHAST rows, then exact Brandes (a warp per "
-                                                f"source, paths counted as NetworkX counts them), {acc.batch:,} "
-                                                f"sources per block")
-    acc = Accumulator(indptr, indices, weights, endpoints=endpoints, edges=edges)
-    return acc, CHUNK, (FAMILY, f"on the host (numba, every core; exact Brandes, paths counted as NetworkX counts "
-                                f"them) because {why}")
+            totals = brandes_run.on_cluster(arcs, sources, endpoints, edges, client, bar, say)
+    check_counts(totals.largest_path_count, who)
+    return totals
 
 
 def check_counts(largest: float, who: str) -> None:

@@ -212,6 +212,14 @@ class Accumulator:
     def vertices(self) -> np.ndarray:
         return _ordered_sum(self.node_acc)
 
+    def take(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """(vertices, arcs, largest path count) of the sources added since the last take; starts again from 0."""
+        part = (self.vertices(), self.arcs(), self.largest_path_count)
+        self.node_acc[:] = 0.0
+        self.edge_acc[:] = 0.0
+        self.top_sigma[:] = 0.0
+        return part
+
     def arcs(self) -> np.ndarray:
         return _ordered_sum(self.edge_acc)
 

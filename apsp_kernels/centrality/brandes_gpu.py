@@ -138,6 +138,14 @@ class DeviceAccumulator:
     def vertices(self) -> np.ndarray:
         return self.node_total.get()
 
+    def take(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """(vertices, arcs, largest path count) of the sources added since the last take; starts again from 0."""
+        part = (self.vertices(), self.arcs(), self.largest_path_count)
+        self.node_total.fill(0)
+        self.edge_total.fill(0)
+        self.top = 0.0
+        return part
+
     def arcs(self) -> np.ndarray:
         return self.edge_total.get()
 
