@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import chain
 from numbers import Number
+from operator import methodcaller
 
 import networkx as nx
 import numpy as np
@@ -190,13 +192,13 @@ def _adjacency(G, index):
     adj = G._adj
     counts = np.fromiter(map(len, adj.values()), np.int64, len(adj))
     tails = np.repeat(np.fromiter(map(index.__getitem__, adj), np.int64, len(adj)), counts)
-    heads = np.fromiter((index[v] for nbrs in adj.values() for v in nbrs), np.int64, tails.size)
+    heads = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int64, tails.size)
     return tails, heads, np.arange(tails.size) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def _adjacency_weights(G, weight, default) -> list:
     """The weight of every entry of ``G._adj`` (not a multigraph) in its order."""
-    return [d.get(weight, default) for nbrs in G._adj.values() for d in nbrs.values()]
+    return list(map(methodcaller("get", weight, default), chain.from_iterable(map(dict.values, G._adj.values()))))
 
 
 def _positions(G, index, g: ArcGraph) -> np.ndarray:
