@@ -43,7 +43,7 @@ MATCH_KEYS = ("paper", "experiment", "method", "graph", "n", "timing_scope")
 GLANCE_CELL = 80  # characters of a published / measured text the claims table shows
 
 
-ORDER = ("okuyama", "bodra", "takafuji", "pandey", "liu", "cross_paper", "method_map", "library", "scale")
+ORDER = ("okuyama", "bodra", "takafuji", "pandey", "liu", "cross_paper", "method_map", "library", "centrality", "scale")
 
 
 def profile_dir(results, profile: str) -> Path:
