@@ -252,7 +252,7 @@ def test_measures_of_one_graph_share_one_pass_over_its_sources(monkeypatch):
     monkeypatch.setattr(engine, real.__name__, lambda *a, **k: runs.append(1) or real(*a, **k))
     first = C.harmonic_centrality(A)
     first[:] = -1  # the caller's array: the kept sums must not change with it
-    assert C.harmonic_centrality(A).tolist() == nx_array(nx.harmonic_centrality(G, distance="w"), 30).tolist()
+    close(C.harmonic_centrality(A), nx_array(nx.harmonic_centrality(G, distance="w"), 30))
     close(C.closeness_centrality(A), nx_array(nx.closeness_centrality(G, distance="w"), 30))
     assert len(runs) == 1
     B = A.copy()

@@ -19,6 +19,7 @@ from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk
 from apsp_kernels.distributed.estimate import describe as estimate_text
 from apsp_kernels.distributed import runner
 from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.fixed_sums import scales_for
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
 from apsp_kernels.errors import InputError
 from apsp_kernels.graph import Graph
@@ -59,8 +60,9 @@ def reduce_in_blocks(g, block_size, bins=BINS):
     D = oracle.distances(g)
     ids = np.arange(g.n)
     acc = Accumulator(g.n, ids, bins)
+    scales = scales_for(g)
     for b in reversed(split(g.n, block_size)):  # any order
-        acc.add(b.start, block_partial(D[b.start:b.stop], np.inf, ids[b.start:b.stop], bins))
+        acc.add(b.start, block_partial(D[b.start:b.stop], np.inf, ids[b.start:b.stop], bins, scales))
     return acc.result(), D
 
 
@@ -537,27 +539,32 @@ def test_a_workers_cached_graph_gets_the_hierarchy_sent_after_it():
 def test_the_per_vertex_sums_are_the_same_whatever_order_the_blocks_finish_in():
     from itertools import permutations
 
-    edges = np.array([0.0, 1.0, 2.0])
+    from apsp_kernels.distributed import fixed_sums
+    edges, scale = np.array([0.0, 1.0, 2.0]), 40
     # float sums that rounding makes depend on their order: 1e16 + 1 + 1 != 1e16 + (1 + 1)
-    per_vertex = [np.array([1e16, 0.1]), np.array([1.0, 0.2]), np.array([1.0, 0.3]), np.array([-1e16, 0.4])]
+    per_vertex = [np.array([1e16, 0.1]), np.array([1.0, 0.2]), np.array([1.0, 0.3]), np.array([1.0, 0.4])]
 
     def partial(i):
+        fixed = fixed_sums.sums(per_vertex[i][None, :], scale, axis=0)
         return {"eccentricity": np.array([1.0, 1.0]), "reach_out": np.array([2, 2]), "sum_out": np.array([1.0, 1.0]),
-                "sum_in": per_vertex[i], "reach_in": np.array([1, 1]), "harmonic_in": per_vertex[i][::-1].copy(),
-                "histogram": np.array([1, 1]), "pairs": 2}
+                "sum_in": fixed, "reach_in": np.array([1, 1]), "harmonic_in": fixed[::-1].copy(),
+                "histogram": np.array([1, 1]), "pairs": 2, "scales": np.array([scale, scale])}
 
     def merged(order):
         acc = Accumulator(2, np.arange(8), edges)
         for i in order:
             acc.add(2 * i, partial(i))
-        return acc.result().per_vertex
+        return acc.result()
 
     in_order = merged(range(4))
-    assert in_order["closeness"].notna().all()
-    sums = {(tuple(merged(o)["closeness"]), tuple(merged(o)["harmonic"])) for o in permutations(range(4))}
-    assert sums == {(tuple(in_order["closeness"]), tuple(in_order["harmonic"]))}
-    arrival = [per_vertex[i][0] for i in (0, 3, 1, 2)]  # what adding them as they came would give
-    assert sum(arrival) != sum(per_vertex[i][0] for i in range(4))
+    assert in_order.per_vertex["closeness"].notna().all()
+    assert all(merged(o).same_as(in_order) for o in permutations(range(4)))
+    assert in_order.sum_in[0] == 1e16 + 4  # the exact 1e16 + 3, rounded once
+    assert ((1e16 + 1.0) + 1.0) + 1.0 == 1e16  # float64 adding in this order
+    with pytest.raises(RuntimeError, match="scales"):
+        acc = Accumulator(2, np.arange(8), edges)
+        acc.add(0, partial(0))
+        acc.add(2, {**partial(1), "scales": np.array([scale, scale + 1])})
 
 
 def _failing_block_solver(graph, sources, host_matrix=None):

@@ -27,6 +27,7 @@ from ..csgraph.api import say_once
 from ..csgraph.families import FAMILIES, HOST
 from ..csgraph.runner import run_family
 from ..distributed import block_solvers
+from ..distributed.fixed_sums import scales_for
 from ..errors import GPUMemoryError, InputError
 from ..host import host_available_bytes
 from ..sssp_hierarchy.layout import graph_fingerprint, host_graph
@@ -83,7 +84,7 @@ def reduce_rows(prep, sources: np.ndarray, *, what: str, harmonic_out: bool = Fa
             _explain(explain, auto.Choice("cached", reason="every source's sums of this graph were computed by an "
                                                            "earlier call in this process (centrality.EVERY_SOURCE)"))
             return kept
-    sums = Sums(g.n, sources, harmonic_out)
+    sums = Sums(g.n, sources, harmonic_out, scales_for(g, len(sources)))
     if not len(sources):
         return sums
     if client is not None:
@@ -187,7 +188,7 @@ def _on_gpu(prep, sums: Sums, explain, progress, what: str) -> Sums:
             size = phast_block(g, count)
             ran = _run_blocks(sums, size, lambda ids: (_phast_rows(g, ids), g.inf), progress, what)
         except (InputError, GPUMemoryError) as exc:  # far from road-like once contracted
-            sums = Sums(sums.n, sums.sources, sums.harmonic_out_wanted)
+            sums = Sums(sums.n, sums.sources, sums.harmonic_out_wanted, sums.scales)
             choice.excluded.append(("phast", str(exc)))
         else:
             choice.family = "phast"
@@ -211,7 +212,7 @@ def _on_gpu(prep, sums: Sums, explain, progress, what: str) -> Sums:
         if refusals:
             choice.reason += "; refused first: " + "; ".join(refusals)
         _explain(explain, choice)
-        rest = Sums(sums.n, sums.sources[size:], sums.harmonic_out_wanted)
+        rest = Sums(sums.n, sums.sources[size:], sums.harmonic_out_wanted, sums.scales)
         _run_blocks(rest, size, lambda ids: (run_family(fam, g, True, ids, False)[0], np.inf), progress, what)
         return _merged(sums, rest, size)
     choice.family = HOST
@@ -226,9 +227,4 @@ def _phast_rows(g, ids):
 
 def _merged(head: Sums, rest: Sums, size: int) -> Sums:
     """``head`` (its first ``size`` sources done) with ``rest`` (the others) added in order."""
-    for key in head.per_source:
-        head.per_source[key][size:] = rest.per_source[key]
-    for key in head.per_target:
-        head.per_target[key] += rest.per_target[key]
-    head.done = len(head.sources)
-    return head
+    return head.extend(rest)

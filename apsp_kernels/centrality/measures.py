@@ -24,9 +24,11 @@ Definitions (NetworkX 3.6's, for a directed graph; an undirected one is ``direct
 * ``average_shortest_path_length``: the sum of every distance over ``n (n - 1)``; 0 for one
   vertex; NotConnectedError ("Graph is not strongly connected." / "Graph is not connected.").
 
-Sums are float64: exact for whole-number weights (below ``2**53``), NetworkX's within 1e-12
-relative otherwise (summation order). Where float distances tie only up to rounding, ``center``
-and friends compare the values computed here, as NetworkX compares its own.
+Sums are added in 128-bit fixed point and rounded to float64 once (:mod:`apsp_kernels.distributed.fixed_sums`):
+exact for whole-number distances (below ``2**53``), within 1e-12 relative of NetworkX's otherwise
+(NetworkX adds in its own order), and the same bits on the host, one GPU or a cluster of any size.
+Where float distances tie only up to rounding, ``center`` and friends compare the values computed
+here, as NetworkX compares its own.
 """
 from __future__ import annotations
 

@@ -44,22 +44,78 @@ __device__ void red_histogram(const T* dist, int k, long long n, T inf, const lo
         if (red_bins[i]) atomicAdd(&counts[i], red_bins[i]);
 }
 
-// Per-source reductions of a block (one CUDA block of 256 threads per row, a fixed tree: the same
-// sums every run): ecc = max over the row of d (d = x where reached, else 0, as the host path's
-// where(reach, dist, 0)), reach = count of x < inf, sum = sum of d.
+// Sums in 128-bit fixed point (fixed_sums.py): a term x >= 0 counts round(x * 2**scale), rounded half up from
+// x's bits exactly as fixed_sums._terms does, so that a sum is the same integer in any order and on the host.
+// A sum of int32 distances is whole: it is kept in one uint64 (below 2**61) and shifted by the scale at the end.
+struct FixedSum {
+    unsigned long long lo, hi, whole;
+};
+
+__device__ __forceinline__ void fixed_add(FixedSum& a, unsigned long long lo, unsigned long long hi) {
+    a.lo += lo;
+    a.hi += hi + (a.lo < lo);
+}
+
+__device__ __forceinline__ void fixed_add_double(FixedSum& a, double x, int scale) {
+    const unsigned long long bits = (unsigned long long)__double_as_longlong(x);
+    int exponent = (int)((bits >> 52) & 0x7ff);
+    unsigned long long mantissa = bits & 0xfffffffffffffULL;
+    if (exponent)
+        mantissa |= 1ULL << 52;
+    else
+        exponent = 1;
+    const int shift = exponent - 1075 + scale;
+    if (shift >= 64)
+        fixed_add(a, 0, mantissa << (shift - 64));
+    else if (shift > 0)
+        fixed_add(a, mantissa << shift, mantissa >> (64 - shift));
+    else if (shift == 0)
+        fixed_add(a, mantissa, 0);
+    else if (shift > -54)
+        fixed_add(a, (mantissa + (1ULL << (-shift - 1))) >> -shift, 0);
+}
+
+__device__ __forceinline__ void fixed_add_term(FixedSum& a, int x, int) { a.whole += (unsigned long long)x; }
+__device__ __forceinline__ void fixed_add_term(FixedSum& a, float x, int scale) { fixed_add_double(a, (double)x, scale); }
+__device__ __forceinline__ void fixed_add_term(FixedSum& a, double x, int scale) { fixed_add_double(a, x, scale); }
+
+__device__ __forceinline__ void fixed_merge(FixedSum& a, const FixedSum& b) {
+    fixed_add(a, b.lo, b.hi);
+    a.whole += b.whole;
+}
+
+// (lo, hi) + whole << scale (scale >= 0 for whole sums: fixed_sums.scales_for), written as two words.
+__device__ __forceinline__ void fixed_store(FixedSum a, int scale, unsigned long long* out) {
+    if (a.whole) {
+        if (scale >= 64)
+            fixed_add(a, 0, a.whole << (scale - 64));
+        else if (scale > 0)
+            fixed_add(a, a.whole << scale, a.whole >> (64 - scale));
+        else
+            fixed_add(a, a.whole, 0);
+    }
+    out[0] = a.lo;
+    out[1] = a.hi;
+}
+
+// Per-source reductions of a block (one CUDA block of 256 threads per row, a fixed tree): ecc = max
+// over the row of d (d = x where reached, else 0, as the host path's where(reach, dist, 0)), reach =
+// count of x < inf, sum = sum of d in fixed point (two words per row).
 template <typename T>
-__device__ void red_rows(const T* dist, long long n, T inf, double* ecc, long long* reach, double* sum) {
-    __shared__ double s_max[256], s_sum[256];
+__device__ void red_rows(const T* dist, long long n, T inf, int scale, double* ecc, long long* reach,
+                         unsigned long long* sum) {
+    __shared__ double s_max[256];
+    __shared__ FixedSum s_sum[256];
     __shared__ long long s_cnt[256];
     const T* d = dist + (long long)blockIdx.x * n;
-    double mx = -__longlong_as_double(0x7ff0000000000000LL), total = 0.0;  // -inf
+    double mx = -__longlong_as_double(0x7ff0000000000000LL);  // -inf
+    FixedSum total = {0, 0, 0};
     long long count = 0;
     for (long long col = threadIdx.x; col < n; col += blockDim.x) {
         const T x = d[col];
         const bool reached = x < inf;
-        const double v = reached ? (double)x : 0.0;
-        mx = fmax(mx, v);
-        total += v;
+        mx = fmax(mx, reached ? (double)x : 0.0);
+        if (reached) fixed_add_term(total, x, scale);
         count += reached;
     }
     s_max[threadIdx.x] = mx;
@@ -69,40 +125,40 @@ __device__ void red_rows(const T* dist, long long n, T inf, double* ecc, long lo
     for (int half = blockDim.x / 2; half > 0; half /= 2) {
         if (threadIdx.x < half) {
             s_max[threadIdx.x] = fmax(s_max[threadIdx.x], s_max[threadIdx.x + half]);
-            s_sum[threadIdx.x] += s_sum[threadIdx.x + half];
+            fixed_merge(s_sum[threadIdx.x], s_sum[threadIdx.x + half]);
             s_cnt[threadIdx.x] += s_cnt[threadIdx.x + half];
         }
         __syncthreads();
     }
     if (threadIdx.x == 0) {
         ecc[blockIdx.x] = s_max[0];
-        sum[blockIdx.x] = s_sum[0];
+        fixed_store(s_sum[0], scale, sum + 2 * (long long)blockIdx.x);
         reach[blockIdx.x] = s_cnt[0];
     }
 }
 
-// Per-target reductions of a block: one thread per column, the rows added in order (coalesced
-// across the warp, the same sums every run): sum of d, count of x < inf, harmonic sum of 1/d, d > 0.
+// Per-target reductions of a block: one thread per column, the rows in order (coalesced across the
+// warp): the fixed-point sum of d (two words per column), the count of x < inf, the fixed-point
+// harmonic sum of 1/d over d > 0 (1/d rounded by IEEE division, as NumPy's).
 template <typename T>
-__device__ void red_columns(const T* dist, int k, long long n, T inf, double* sum, long long* reach,
-                            double* harmonic) {
+__device__ void red_columns(const T* dist, int k, long long n, T inf, int scale, int inverse_scale,
+                            unsigned long long* sum, long long* reach, unsigned long long* harmonic) {
     const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (col >= n) return;
-    double total = 0.0, inverse = 0.0;
+    FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
     long long count = 0;
 #pragma unroll 4
     for (int row = 0; row < k; ++row) {
         const T x = dist[(long long)row * n + col];
         if (x < inf) {
-            const double v = (double)x;
-            total += v;
+            fixed_add_term(total, x, scale);
             ++count;
-            if (v > 0.0) inverse += 1.0 / v;
+            if (x > 0) fixed_add_double(inverse, 1.0 / (double)x, inverse_scale);
         }
     }
-    sum[col] = total;
+    fixed_store(total, scale, sum + 2 * col);
     reach[col] = count;
-    harmonic[col] = inverse;
+    fixed_store(inverse, inverse_scale, harmonic + 2 * col);
 }
 
 #define RED_KERNELS(SFX, T)                                                                                  \
@@ -111,13 +167,14 @@ __device__ void red_columns(const T* dist, int k, long long n, T inf, double* su
         red_histogram<T>(dist, k, n, inf, src, edges, n_edges, counts);                                     \
     }                                                                                                        \
     extern "C" __global__ void __launch_bounds__(256) red_rows_##SFX(const T* dist, long long n, T inf,      \
-                                                                    double* ecc, long long* reach,           \
-                                                                    double* sum) {                           \
-        red_rows<T>(dist, n, inf, ecc, reach, sum);                                                          \
+                                                                    int scale, double* ecc, long long* reach, \
+                                                                    unsigned long long* sum) {               \
+        red_rows<T>(dist, n, inf, scale, ecc, reach, sum);                                                   \
     }                                                                                                        \
-    extern "C" __global__ void red_columns_##SFX(const T* dist, int k, long long n, T inf, double* sum,       \
-                                                 long long* reach, double* harmonic) {                       \
-        red_columns<T>(dist, k, n, inf, sum, reach, harmonic);                                               \
+    extern "C" __global__ void red_columns_##SFX(const T* dist, int k, long long n, T inf, int scale,         \
+                                                 int inverse_scale, unsigned long long* sum, long long* reach, \
+                                                 unsigned long long* harmonic) {                             \
+        red_columns<T>(dist, k, n, inf, scale, inverse_scale, sum, reach, harmonic);                        \
     }
 
 RED_KERNELS(i32, int)

@@ -13,7 +13,11 @@ Definitions follow NetworkX for directed graphs (weighted by the arc weights):
   addition.
 
 A block yields per-source values (its rows) and per-target partial sums (columns); the client
-adds the column sums of all blocks. Closeness and harmonic are exact once every source is done.
+adds the column sums of all blocks. Sums of distances and of ``1 / d`` are kept in 128-bit fixed
+point (:mod:`.fixed_sums`, scales per graph from :func:`.fixed_sums.scales_for`), so every
+reduction is the same bits for any number of workers, block size and finishing order, on the
+host and on the device alike; they become float64 once, in :class:`Reductions`. Exact for
+int32 weights; for float weights see :mod:`.fixed_sums` for the precision.
 Code is xp-generic: numpy on CPU workers, cupy on GPU workers.
 """
 from __future__ import annotations
@@ -24,6 +28,8 @@ import numpy as np
 import pandas as pd
 
 from .. import oracle
+from . import fixed_sums
+from .fixed_sums import Scales
 from ..arrays import array_module
 from ..errors import InputError
 from ..inf import KERNEL_SUFFIX
@@ -31,6 +37,9 @@ from ..solver import to_host
 
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out")
 PER_TARGET = ("sum_in", "reach_in", "harmonic_in")
+FIXED = ("sum_in", "harmonic_in")  # per-target sums in fixed point: (n, 2) uint64
+# the scales of integer rows when none are given: up to 2**31 terms below 2**30 (the int32 INF): exact
+WHOLE_ROWS = Scales(distance=64, inverse=93, cap=float(2 ** 30))
 
 
 def check_bins(bins) -> np.ndarray:
@@ -87,21 +96,48 @@ def histogram_pairs(dist, inf, src, edges: np.ndarray):
     return out[:-1].astype(xp.int64), out[-1].astype(xp.int64)
 
 
-def block_partial(dist, inf, sources, edges: np.ndarray) -> dict:
+def block_partial(dist, inf, sources, edges: np.ndarray, scales: Scales | None = None) -> dict:
     """Reductions of the rows ``dist`` (k x n, entries >= ``inf`` unreachable) of ``sources``,
-    as host numpy arrays. On the device: two passes over the rows (``reductions.cu``: a CUDA
-    block per row, a thread per column adding the rows in order) and the histogram's one,
-    the same sums every run; on the host, numpy's."""
+    as host numpy arrays: per source ``eccentricity``, ``reach_out``, ``sum_out`` (float64); per
+    target ``reach_in`` and the fixed-point ``sum_in`` / ``harmonic_in`` ((n, 2) uint64, added
+    with :func:`.fixed_sums.add`); ``histogram``, ``pairs``; ``scales`` (:meth:`Scales.as_array`).
+    ``scales``: the graph's (:func:`.fixed_sums.scales_for`); None takes :data:`WHOLE_ROWS`,
+    for integer rows only. On the device: two passes over the rows (``reductions.cu``: a CUDA
+    block per row, a thread per column) and the histogram's one; on the host, numpy's. Both give
+    the same bits."""
     xp = array_module(dist)
     k, n = dist.shape
+    scales = rows_scales(dist, scales)
     src = xp.asarray(np.asarray(sources, dtype=np.int64))
     counts, pairs = histogram_pairs(dist, inf, src, edges)
     if kernels_take(xp, dist, inf):
-        out = _device_sums(xp, dist, inf)
+        out = _device_sums(xp, dist, inf, scales)
     else:
-        out = host_sums(xp, dist, inf)
+        out = host_sums(xp, dist, inf, scales)
     out.update(histogram=counts, pairs=pairs)
-    return {key: to_host(value) for key, value in out.items()}
+    out = {key: to_host(value) for key, value in out.items()}
+    check_cap(out["eccentricity"], scales)
+    out["sum_out"] = fixed_sums.to_float(out["sum_out"], scales.distance)
+    out["scales"] = scales.as_array()
+    return out
+
+
+def rows_scales(dist, scales: Scales | None) -> Scales:
+    """``scales``, or :data:`WHOLE_ROWS` for integer rows; InputError for float rows without scales."""
+    if scales is not None:
+        return scales
+    if np.dtype(dist.dtype).kind in "iu":
+        return WHOLE_ROWS
+    raise InputError(f"float distance rows ({np.dtype(dist.dtype).name}) need their graph's fixed-point scales: "
+                     f"pass scales=fixed_sums.scales_for(graph, len(sources))")
+
+
+def check_cap(eccentricity, scales: Scales) -> None:
+    """RuntimeError when a distance exceeds what ``scales`` hold (rows of another graph)."""
+    ecc = np.asarray(eccentricity)
+    if ecc.size and float(ecc.max()) > scales.cap:
+        raise RuntimeError(f"a distance of {float(ecc.max()):g} exceeds {scales.cap:g}, the largest the "
+                           f"fixed-point sums were scaled for: were the scales made for another graph?")
 
 
 def kernels_take(xp, dist, inf) -> bool:
@@ -111,41 +147,45 @@ def kernels_take(xp, dist, inf) -> bool:
                 and dist.flags.c_contiguous and (dtype.kind == "f" or np.isfinite(inf)))
 
 
-def _device_sums(cp, dist, inf) -> dict:
+def _device_sums(cp, dist, inf, scales: Scales) -> dict:
     from .. import gpu
     k, n = dist.shape
     dtype = np.dtype(dist.dtype)
+    if dtype.kind in "iu" and scales.distance < 0:
+        raise RuntimeError(f"whole distances need a distance scale >= 0, got {scales}")
     module = gpu.load_module(gpu.cu_path(__file__, _CU))
     sfx = KERNEL_SUFFIX[dtype]
-    out = {"eccentricity": cp.empty(k), "reach_out": cp.empty(k, dtype=cp.int64), "sum_out": cp.empty(k),
-           "sum_in": cp.empty(n), "reach_in": cp.empty(n, dtype=cp.int64), "harmonic_in": cp.empty(n)}
-    module.get_function(f"red_rows_{sfx}")((k,), (256,), (dist, np.int64(n), dtype.type(inf), out["eccentricity"],
-                                                         out["reach_out"], out["sum_out"]))
+    out = {"eccentricity": cp.empty(k), "reach_out": cp.empty(k, dtype=cp.int64),
+           "sum_out": cp.empty((k, 2), dtype=cp.uint64), "sum_in": cp.empty((n, 2), dtype=cp.uint64),
+           "reach_in": cp.empty(n, dtype=cp.int64), "harmonic_in": cp.empty((n, 2), dtype=cp.uint64)}
+    module.get_function(f"red_rows_{sfx}")((k,), (256,), (dist, np.int64(n), dtype.type(inf), np.int32(scales.distance),
+                                                         out["eccentricity"], out["reach_out"], out["sum_out"]))
     module.get_function(f"red_columns_{sfx}")((-(-n // 256),), (256,), (dist, np.int32(k), np.int64(n),
-                                                                        dtype.type(inf), out["sum_in"],
+                                                                        dtype.type(inf), np.int32(scales.distance),
+                                                                        np.int32(scales.inverse), out["sum_in"],
                                                                         out["reach_in"], out["harmonic_in"]))
     return out
 
 
-def host_sums(xp, dist, inf) -> dict:
-    """The per-source and per-target sums of rows with array module ``xp`` (NumPy, or CuPy where the kernels do not take them)."""
+def host_sums(xp, dist, inf, scales: Scales) -> dict:
+    """The per-source and per-target sums of rows with array module ``xp`` (NumPy, or CuPy where
+    the kernels do not take them), as :func:`block_partial` gives them but ``sum_out`` still in
+    fixed point ((k, 2) uint64); the same bits as ``reductions.cu``."""
     k, n = dist.shape
     reach = dist < inf
     d = xp.where(reach, dist, 0).astype(xp.float64)
     with np.errstate(divide="ignore"):
         inverse = xp.where(d > 0, 1.0 / xp.where(d > 0, d, 1.0), 0.0)
     return {"eccentricity": d.max(axis=1) if n else xp.zeros(k), "reach_out": reach.sum(axis=1, dtype=xp.int64),
-            "sum_out": d.sum(axis=1), "sum_in": d.sum(axis=0), "reach_in": reach.sum(axis=0, dtype=xp.int64),
-            "harmonic_in": inverse.sum(axis=0)}
+            "sum_out": fixed_sums.sums(d, scales.distance, axis=1),
+            "sum_in": fixed_sums.sums(d, scales.distance, axis=0), "reach_in": reach.sum(axis=0, dtype=xp.int64),
+            "harmonic_in": fixed_sums.sums(inverse, scales.inverse, axis=0)}
 
 
 @dataclass
 class Accumulator:
-    """Merges block partials on the client: rows by position, columns and histogram by addition.
-
-    The per-vertex float sums are added in the order of the sources' positions, whatever order
-    the blocks arrive in (Dask returns them as they finish), so that a run's closeness and
-    harmonic sums are the same, bit for bit, every time it runs with the same blocks."""
+    """Merges block partials on the client: rows by position, columns and histogram by addition
+    (fixed point: the same bits whatever blocks there are and whatever order they arrive in)."""
 
     n: int
     sources: np.ndarray
@@ -155,51 +195,49 @@ class Accumulator:
     histogram: np.ndarray = field(init=False)
     pairs: int = 0
     done: np.ndarray = field(init=False)
-    _waiting: dict = field(init=False)  # start -> (stop, per-vertex sums) of blocks not yet added
-    _added: int = field(init=False)  # the per-vertex sums of positions [0, _added) are in
+    scales: np.ndarray | None = None  # the fixed-point scales (distance, inverse) of the first block; all match
 
     def __post_init__(self):
         k = len(self.sources)
         self.per_source = {"eccentricity": np.full(k, np.nan), "reach_out": np.zeros(k, np.int64),
                            "sum_out": np.zeros(k)}
-        self.per_target = {"sum_in": np.zeros(self.n), "reach_in": np.zeros(self.n, np.int64),
-                           "harmonic_in": np.zeros(self.n)}
+        self.per_target = {"sum_in": fixed_sums.zeros(self.n), "reach_in": np.zeros(self.n, np.int64),
+                           "harmonic_in": fixed_sums.zeros(self.n)}
         self.histogram = np.zeros(len(self.edges) - 1, dtype=np.int64)
         self.done = np.zeros(k, dtype=bool)
-        self._waiting, self._added = {}, 0
 
     def add(self, start: int, partial: dict) -> None:
         stop = start + len(partial["reach_out"])
         if self.done[start:stop].any():
             raise RuntimeError(f"sources {start}..{stop} merged twice")
+        scales = np.asarray(partial["scales"])
+        if self.scales is None:
+            self.scales = scales
+        elif not np.array_equal(scales, self.scales):
+            raise RuntimeError(f"sources {start}..{stop} were summed with fixed-point scales {scales.tolist()}, "
+                               f"the others with {self.scales.tolist()}")
         for key in PER_SOURCE:
             self.per_source[key][start:stop] = partial[key]
+        for key in FIXED:
+            fixed_sums.add(self.per_target[key], partial[key])
+        self.per_target["reach_in"] += partial["reach_in"]
         self.histogram += partial["histogram"]
         self.pairs += int(partial["pairs"])
         self.done[start:stop] = True
-        self._waiting[start] = (stop, {key: partial[key] for key in PER_TARGET})
-        while self._added in self._waiting:
-            self._add_per_target(self._added)
-
-    def _add_per_target(self, start: int) -> None:
-        stop, sums = self._waiting.pop(start)
-        for key in PER_TARGET:
-            self.per_target[key] += sums[key]
-        self._added = stop
-
-    def flush(self) -> None:
-        """Add the per-vertex sums still waiting for a block before them (a run of some blocks
-        only), in the order of their positions."""
-        for start in sorted(self._waiting):
-            self._add_per_target(start)
 
     @property
     def complete(self) -> bool:
         return bool(self.done.all())
 
     def result(self) -> "Reductions":
-        self.flush()
         return Reductions(self)
+
+
+def usable_partial(saved: dict | None, scales: Scales) -> dict | None:
+    """A block's saved partial when it was summed with ``scales`` (else None: sum it again)."""
+    if saved is None or "scales" not in saved or not scales.matches(saved["scales"]):
+        return None
+    return saved
 
 
 class Reductions:
@@ -211,9 +249,14 @@ class Reductions:
         self.per_source = pd.DataFrame({"vertex": acc.sources, **{k: ps[k] for k in PER_SOURCE}})
         self.per_source["closeness_out"] = closeness(ps["sum_out"], ps["reach_out"], n)
         pt = acc.per_target
+        distance, inverse = acc.scales if acc.scales is not None else (0, 0)
+        #: per vertex: the distances from the sources summed (float64, rounded once from fixed point)
+        self.sum_in = fixed_sums.to_float(pt["sum_in"], int(distance))
+        #: the per-vertex fixed-point sums ("sum_in", "harmonic_in") and their "scales", as merged
+        self.fixed = {key: pt[key] for key in FIXED} | {"scales": acc.scales}
         self.per_vertex = pd.DataFrame({"vertex": np.arange(n), "reach_in": pt["reach_in"],
-                                        "closeness": closeness(pt["sum_in"], pt["reach_in"], n),
-                                        "harmonic": pt["harmonic_in"]})
+                                        "closeness": closeness(self.sum_in, pt["reach_in"], n),
+                                        "harmonic": fixed_sums.to_float(pt["harmonic_in"], int(inverse))})
         self.all_sources = bool(all_sources)  # closeness / harmonic are final only then
         ecc = ps["eccentricity"][acc.done]
         self.diameter = float(ecc.max()) if len(ecc) else float("nan")

@@ -31,7 +31,8 @@ from ..graph import Graph
 from ..solver import checked_sources
 from . import block_solvers, cluster
 from .blocks import block_size_of, split
-from .reductions import Accumulator, Reductions, check_bins, default_bins
+from .fixed_sums import scales_for
+from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
 from .row_store import RowStore, bytes_upper_bound, fingerprint
 from .tasks import run_block, worker_facts
 
@@ -189,6 +190,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     if not reduce and store is None:
         raise InputError(f"{WHO}: nothing to do: ask for reductions, a store, or both")
     edges = (default_bins(graph) if bins is None else check_bins(bins)) if reduce else None
+    scales = scales_for(graph, len(ids)) if reduce else None
     facts = client.run(worker_facts)
     if not facts:
         cluster.require_workers(client)
@@ -215,7 +217,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
                              f"{need / 1e9:.1f} GB at {store}, but {free / 1e9:.1f} GB is free; write "
                              f"fewer sources (sources=...), or choose another output path")
     return {"ids": ids, "size": size, "edges": edges, "on_gpu": on_gpu, "key": key, "facts": facts,
-            "store": store, "preprocessing_s": preprocessing_s}
+            "store": store, "preprocessing_s": preprocessing_s, "scales": scales}
 
 
 def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = None, block_solver=None,
@@ -232,7 +234,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     blocks, statuses = split(len(ids), p["size"]), {}
     todo = []
     for b in blocks:
-        saved = row_store.partial(b.id) if row_store is not None else None
+        saved = usable_partial(row_store.partial(b.id), p["scales"]) if row_store is not None and reduce else None
         if row_store is not None and row_store.is_committed(b.id) and (not reduce or saved is not None):
             statuses["resumed"] = statuses.get("resumed", 0) + 1
             if acc is not None:
@@ -243,7 +245,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     token = fingerprint(graph)
     shared = share_graph(client, graph, token) if todo else None
     futures = [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
-                             edges, str(p["store"]) if p["store"] else None, pure=False,
+                             edges, str(p["store"]) if p["store"] else None, p["scales"], pure=False,
                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                for b in todo]
     seconds, stats, workers, sizes, merge_s = [], [], [], [], 0.0

@@ -7,8 +7,9 @@ import numpy as np
 
 from ..arrays import array_module
 from ..inf import inf_for
-from . import block_solvers, reductions, worker_graph
+from . import block_solvers, fixed_sums, reductions, worker_graph
 from .blocks import Block
+from .fixed_sums import Scales
 from .row_store import RowStore
 
 
@@ -21,23 +22,26 @@ def to_store_dtype(dist, inf, dtype):
 
 
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
-              edges: np.ndarray | None, store_path: str | None) -> dict:
+              edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None) -> dict:
     """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "stats"}``.
 
-    ``edges`` None: no reductions. ``store_path`` None: rows are not kept. A block already
-    committed in the store is not solved again when its reductions are on disk too.
+    ``edges`` None: no reductions. ``store_path`` None: rows are not kept. ``scales``: the run's
+    fixed-point scales (None: :func:`.fixed_sums.scales_for` the graph's vertices). A block already
+    committed in the store is not solved again when its reductions are on disk too, with these scales.
     """
     started = time.perf_counter()
     store = RowStore(store_path) if store_path else None
+    if edges is not None and scales is None:
+        scales = fixed_sums.scales_for(graph)
     if store is not None and store.is_committed(block.id):
-        saved = store.partial(block.id)
+        saved = reductions.usable_partial(store.partial(block.id), scales) if edges is not None else None
         if edges is None or saved is not None:
             return {"block": block.id, "start": block.start, "partial": saved,
                     "status": "already committed", "seconds": time.perf_counter() - started, "stats": {},
                     "worker": worker_name()}
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
     dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
-    partial = reductions.block_partial(dist, inf, ids, edges) if edges is not None else None
+    partial = reductions.block_partial(dist, inf, ids, edges, scales) if edges is not None else None
     status = "not stored"
     if store is not None:
         status = store.write_block(block, to_store_dtype(dist, inf, graph.dtype), partial)
