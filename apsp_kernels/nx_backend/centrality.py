@@ -77,6 +77,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
 @implements(_check(key="distance"))
 def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     g, a = _graph(G, distance)
+    if nbunch is None and sources is None:  # every vertex from every source: no lists of nodes to build
+        return dict(zip(g.nodes, C.harmonic_centrality(a).tolist())) if len(g) else {}
     targets = list(dict.fromkeys(_nodes(g, nbunch)))
     froms = _nodes(g, sources)
     if not targets:
@@ -101,8 +103,7 @@ def eccentricity(G, v=None, sp=None, weight=None):
     nodes = list(dict.fromkeys(_nodes(g, v)))
     if not nodes:
         return {}
-    ecc = _eccentricities(g, a, [g.index[x] for x in nodes])
-    e = {x: g.length(d) for x, d in zip(nodes, ecc.tolist())}
+    e = dict(zip(nodes, _lengths(g, _eccentricities(g, a, [g.index[x] for x in nodes]))))
     return e[v] if v in g else e
 
 
@@ -110,7 +111,12 @@ def _all_eccentricities(G, weight) -> dict:
     g, a = _graph(G, weight)
     if not len(g):
         return {}
-    return {x: g.length(d) for x, d in zip(g.nodes, _eccentricities(g, a).tolist())}
+    return dict(zip(g.nodes, _lengths(g, _eccentricities(g, a))))
+
+
+def _lengths(g: ArcGraph, values: np.ndarray) -> list:
+    """Finite distances as NetworkX's type, all at once: ints for integer weights, else floats."""
+    return values.astype(np.int64).tolist() if g.integral else values.tolist()
 
 
 @implements(_check("e"))
