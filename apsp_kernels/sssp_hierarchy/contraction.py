@@ -11,7 +11,7 @@ weights: each shortest path has an equally short one that climbs to its highest 
 descends (Gaussian elimination in the (min,+) semiring). ``level[v]`` is one more than the
 highest level among the neighbours contracted before ``v``; every arc joins two levels, so a
 level's vertices are independent and each level is one parallel step of PHAST's sweeps (Delling,
-Goldberg, Nowicki, Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011).
+Goldberg, Nowatzyk, Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011).
 On the host, once per graph, in numba: in parallel rounds of independent vertices (:mod:`.rounds`,
 the default; USA-road-d.NY: 1.98 M shortcuts, 373 levels) or one vertex at a time in heap order
 (:mod:`.elimination`, ``parallel=False``; NY: 1.89 M shortcuts, 397 levels).

@@ -1,6 +1,6 @@
 """SSSP on road networks by PHAST over a contraction hierarchy (project fast path, issue [peak]).
 
-Delling, Goldberg, Nowicki, Werneck, "PHAST: Hardware-accelerated shortest path trees" (IPDPS
+Delling, Goldberg, Nowatzyk, Werneck, "PHAST: Hardware-accelerated shortest path trees" (IPDPS
 2011): after a one-off contraction (:mod:`.contraction`, on the host, cached per graph), a source's
 distances are two sweeps over the vertices by level, up then down, each level one parallel step.
 Beside liu Fig. 3/4 and bodra Table 1 (SSSP from vertex 0 of the DIMACS roads): the road's
