@@ -402,7 +402,8 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     print(f"profile {profile} on {gpu.device_info()['device']}; results in {results}/", flush=True)
     run_one = functools.partial(run_notebook, results=results, profile=profile, resume=resume)
     whole_host = [nb for nb in notebooks if uses_every_gpu(nb)]
-    one_gpu = [nb for nb in notebooks if nb not in whole_host]
+    every_core = [nb for nb in notebooks if nb not in whole_host and uses_every_core(nb)]
+    one_gpu = [nb for nb in notebooks if nb not in whole_host and nb not in every_core]
     gpus = gpu.visible_gpus()
     why = "--sequential" if sequential else multi_gpu.why_not_parallel(gpus, len(one_gpu))
     if why:
@@ -412,6 +413,9 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
     else:
         runs = run_on_every_gpu(one_gpu, run_one, results, profile, gpus,
                                 make_client or multi_gpu.local_cuda_client, timed_in)
+    if every_core:
+        print(f"with one GPU and every host core, alone: {', '.join(nb.stem for nb in every_core)}", flush=True)
+        runs += run_sequentially(every_core, run_one, results)
     if whole_host:
         print(f"with every GPU of the host, alone: {', '.join(nb.stem for nb in whole_host)}", flush=True)
         runs += run_sequentially(whole_host, run_one, results)
@@ -422,11 +426,21 @@ def run_all(notebooks: list[Path], results: Path, profile: str, sequential: bool
 def uses_every_gpu(notebook: Path) -> bool:
     """Whether the notebook spreads its own work over the host's GPUs (metadata apsp_kernels.gpus = "all"):
     it then runs alone, after the others, with every GPU visible."""
+    return _runner_metadata(notebook).get("gpus") == "all"
+
+
+def uses_every_core(notebook: Path) -> bool:
+    """Whether the notebook times CPU peers on every host core (metadata apsp_kernels.host = "every core"):
+    it then runs alone on one GPU, after the one-GPU notebooks, so that neither slows the other's host
+    timings nor waits minutes for the host-CPU lock they would share."""
+    return _runner_metadata(notebook).get("host") == "every core"
+
+
+def _runner_metadata(notebook: Path) -> dict:
     try:
-        meta = json.loads(Path(notebook).read_text()).get("metadata", {})
+        return json.loads(Path(notebook).read_text()).get("metadata", {}).get("apsp_kernels", {})
     except (OSError, ValueError):
-        return False
-    return meta.get("apsp_kernels", {}).get("gpus") == "all"
+        return {}
 
 
 def fetch_data(stems, profile: str) -> int:

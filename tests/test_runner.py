@@ -220,6 +220,8 @@ def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, mo
     whole = nbformat.read(TINY, as_version=4)
     whole.metadata["apsp_kernels"] = {"gpus": "all"}
     nbformat.write(whole, notebooks / "a_whole_host.ipynb")
+    whole.metadata["apsp_kernels"] = {"host": "every core"}
+    nbformat.write(whole, notebooks / "d_every_core.ipynb")
     for name in ("b_tiny", "c_tiny"):
         shutil.copy(TINY, notebooks / f"{name}.ipynb")
     monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0", "1"])
@@ -233,13 +235,16 @@ def test_a_notebook_that_uses_every_gpu_runs_alone_after_the_others(tmp_path, mo
     assert "longest first: " in out and "a_whole_host" not in out.split("longest first: ")[1].splitlines()[0]
     assert out.index("with every GPU of the host, alone: a_whole_host") > out.index("c_tiny: ok")
     assert out.index("with every GPU of the host, alone: a_whole_host") > out.index("b_tiny: ok")
-    for stem in ("a_whole_host", "b_tiny", "c_tiny"):
+    alone = out.index("with one GPU and every host core, alone: d_every_core")
+    assert out.index("b_tiny: ok") < alone < out.index("d_every_core: ok") < out.index("alone: a_whole_host")
+    for stem in ("a_whole_host", "b_tiny", "c_tiny", "d_every_core"):
         assert json.loads((results / stem / "run.json").read_text())["status"] == "ok"
     monkeypatch.setattr(multi_gpu, "gpu_identity", lambda: {"index": "0", "name": "Fake GPU", "uuid": "u"})
     whole_info = reproduce.new_run_info(notebooks / "a_whole_host.ipynb", "smoke")
     assert whole_info["gpu"]["index"] == "all: 0, 1"
     assert reproduce.new_run_info(notebooks / "b_tiny.ipynb", "smoke")["gpu"]["index"] == "0"
-    assert not reproduce.uses_every_gpu(TINY)
+    assert not reproduce.uses_every_gpu(TINY) and not reproduce.uses_every_core(TINY)
+    assert reproduce.uses_every_core(notebooks / "d_every_core.ipynb")
 
 
 def test_a_notebook_whose_dask_task_died_is_a_failed_run_with_what_it_wrote(tmp_path):
