@@ -2,6 +2,7 @@
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
 import logging
+import os
 import sys
 import types
 import warnings
@@ -396,7 +397,8 @@ def gated_dijkstra(graph, sources, matrix):
 
 def kill_a_worker_mid_run(client, tmp_path, workers: int):
     """Run all sources with gated blocks, SIGKILL one worker while it holds a gated block, open the
-    gate: the run completes, each block is committed exactly once, and the answer is the oracle's."""
+    gate: the run completes, each block is committed exactly once, and the answer is the oracle's;
+    the per-vertex sums of the blocks the dead worker had reported ran again, and count once."""
     from distributed import Event
     g = road(160, seed=5)
     out = tmp_path / "rows"
@@ -406,6 +408,7 @@ def kill_a_worker_mid_run(client, tmp_path, workers: int):
              "the two ungated blocks")
     wait_for(lambda: sum(map(len, client.processing().values())) >= workers
              and all(client.processing().values()), "every worker busy on gated blocks")
+    victim = sorted(client.run(os.getpid))[0]  # the worker the helper kills
     helpers.kill_a_worker_then_open(client, GATE, TIMEOUT)
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "run" in done
@@ -416,6 +419,8 @@ def kill_a_worker_mid_run(client, tmp_path, workers: int):
     one, _ = reduce_in_blocks(g, g.n)
     assert np.allclose(run.reductions.per_vertex["harmonic"], one.per_vertex["harmonic"])
     assert run.reductions.summary() == one.summary()
+    assert run.reductions.per_vertex.equals(one.per_vertex)  # the same bits: no block's sums lost or doubled
+    assert run.blocks_run_again == run.block_workers.count(victim)
     wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == workers, "the nanny's restart")
     Event(GATE, client=client).clear()
 

@@ -12,9 +12,10 @@ Definitions follow NetworkX for directed graphs (weighted by the arc weights):
   (numpy.histogram's edges; pairs outside them are counted in ``outside``), so blocks merge by
   addition.
 
-A block yields per-source values (its rows) and per-target partial sums (columns); the client
-adds the column sums of all blocks. Sums of distances and of ``1 / d`` are kept in 128-bit fixed
-point (:mod:`.fixed_sums`, scales per graph from :func:`.fixed_sums.scales_for`), so every
+A block yields per-source values (its rows) and per-target partial sums (columns); the column
+sums of all blocks are added up (on the workers, then once on the client: :mod:`.worker_sums`).
+Sums of distances and of ``1 / d`` are kept in 128-bit fixed point (:mod:`.fixed_sums`, scales
+per graph from :func:`.fixed_sums.scales_for`), so every
 reduction is the same bits for any number of workers, block size and finishing order, on the
 host and on the device alike; they become float64 once, in :class:`Reductions`. Exact for
 int32 weights; for float weights see :mod:`.fixed_sums` for the precision.
@@ -207,23 +208,38 @@ class Accumulator:
         self.done = np.zeros(k, dtype=bool)
 
     def add(self, start: int, partial: dict) -> None:
+        """Merge the block of sources ``start``.. (``partial``: :func:`block_partial`'s, or without
+        the per-vertex sums when its worker keeps them: those come in :meth:`add_per_vertex`)."""
         stop = start + len(partial["reach_out"])
         if self.done[start:stop].any():
             raise RuntimeError(f"sources {start}..{stop} merged twice")
-        scales = np.asarray(partial["scales"])
-        if self.scales is None:
-            self.scales = scales
-        elif not np.array_equal(scales, self.scales):
-            raise RuntimeError(f"sources {start}..{stop} were summed with fixed-point scales {scales.tolist()}, "
-                               f"the others with {self.scales.tolist()}")
+        self._check_scales(partial["scales"], f"sources {start}..{stop}")
         for key in PER_SOURCE:
             self.per_source[key][start:stop] = partial[key]
-        for key in FIXED:
-            fixed_sums.add(self.per_target[key], partial[key])
-        self.per_target["reach_in"] += partial["reach_in"]
+        kept = [key for key in PER_TARGET if key not in partial]
+        if kept and len(kept) < len(PER_TARGET):
+            raise RuntimeError(f"sources {start}..{stop} came with only some per-vertex sums (no {kept})")
+        if not kept:
+            self.add_per_vertex(partial)
         self.histogram += partial["histogram"]
         self.pairs += int(partial["pairs"])
         self.done[start:stop] = True
+
+    def add_per_vertex(self, sums: dict) -> None:
+        """Add per-vertex sums (``sum_in``, ``harmonic_in``, ``reach_in`` and their ``scales``) of
+        any set of blocks: a block's, or a worker's accumulator of many (:mod:`.worker_sums`)."""
+        self._check_scales(sums["scales"], "per-vertex sums")
+        for key in FIXED:
+            fixed_sums.add(self.per_target[key], sums[key])
+        self.per_target["reach_in"] += sums["reach_in"]
+
+    def _check_scales(self, scales, what: str) -> None:
+        scales = np.asarray(scales)
+        if self.scales is None:
+            self.scales = scales
+        elif not np.array_equal(scales, self.scales):
+            raise RuntimeError(f"{what} were summed with fixed-point scales {scales.tolist()}, "
+                               f"the others with {self.scales.tolist()}")
 
     @property
     def complete(self) -> bool:

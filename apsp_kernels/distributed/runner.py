@@ -13,7 +13,9 @@ Everything is checked before the first task (InputError): the graph and sources,
 solver for the workers' kind, the device memory of one block on the smallest worker and the
 disk bytes of the rows. The graph goes to each worker once (the result of one task, replicated:
 unlike scattered data, the scheduler recomputes it if every worker holding it dies); each block
-is one task; results merge on the client as blocks finish, under a tqdm bar.
+is one task; its per-source results merge on the client as blocks finish, under a tqdm bar, while
+its per-vertex sums stay in its worker's accumulator, handed over once at the end
+(:mod:`.worker_sums`: blocks whose sums died with a worker run again, none counts twice).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from .. import gpu
 from ..errors import InputError
 from ..graph import Graph
 from ..solver import checked_sources
-from . import block_solvers, cluster
+from . import block_solvers, cluster, worker_sums
 from .blocks import block_size_of, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
@@ -88,8 +90,9 @@ class Run:
     preprocessing_s: float = 0.0  # host seconds before the first task (PHAST's contraction), not in seconds
     block_size: int = 0  # sources per block (the one asked for, or the block solver's default)
     block_workers: list = field(default_factory=list)  # the worker of each of block_seconds
-    merge_s: float = 0.0  # client seconds merging the blocks' reductions
+    merge_s: float = 0.0  # client seconds merging the blocks' reductions, the workers' per-vertex sums included
     block_sources: list = field(default_factory=list)  # the sources of each of block_seconds
+    blocks_run_again: int = 0  # blocks run again for per-vertex sums that died with their worker
 
     def _by_worker(self, per_block) -> dict:
         """Worker -> the sum of ``per_block`` (a value for each of block_seconds) over its blocks."""
@@ -244,12 +247,24 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     started = time.perf_counter()
     token = fingerprint(graph)
     shared = share_graph(client, graph, token) if todo else None
-    futures = [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
-                             edges, str(p["store"]) if p["store"] else None, p["scales"], pure=False,
-                             key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
-               for b in todo]
-    seconds, stats, workers, sizes, merge_s = [], [], [], [], 0.0
+    sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None  # the workers keep the sums
+
+    def submit(some, keep_sums):
+        return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
+                              edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums, pure=False,
+                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
+                for b in some]
+
+    futures = submit(todo, sums_key)
+    seconds, stats, workers, sizes, merge_s, again = [], [], [], [], 0.0, 0
     size_of = {b.id: b.size for b in todo}
+    by_id = {b.id: b for b in todo}
+
+    def run_again(block_ids, keep_sums):
+        """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
+        futures.extend(submit([by_id[i] for i in block_ids], keep_sums))
+        client.gather(futures[-len(block_ids):])
+
     try:
         for res in _progress(futures, len(blocks) - len(todo), len(blocks), size_of, progress, desc):
             statuses[res["status"]] = statuses.get(res["status"], 0) + 1
@@ -261,15 +276,29 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             stats.append(res["stats"])
             workers.append(res["worker"])
             sizes.append(size_of[res["block"]])
+        if acc is not None and todo:
+            t0 = time.perf_counter()
+            again = worker_sums.gather(client, acc, sums_key, set(by_id), run_again)
+            merge_s += time.perf_counter() - t0
     except BaseException:
         client.cancel(futures)
+        if sums_key is not None:
+            _drop_worker_sums(client, sums_key)
         raise
     wall = time.perf_counter() - started
     if row_store is not None:
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes, again)
+
+
+def _drop_worker_sums(client, key) -> None:
+    """Free a stopped run's per-vertex sums on the workers, where they can still be reached."""
+    try:
+        client.run(worker_sums.drop, key, on_error="ignore")
+    except Exception:  # the cluster itself is gone: so are the sums
+        pass
 
 
 def _progress(futures, already: int, total: int, size_of: dict, show: bool, desc: str):

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..arrays import array_module
 from ..inf import inf_for
-from . import block_solvers, fixed_sums, reductions, worker_graph
+from . import block_solvers, fixed_sums, reductions, worker_graph, worker_sums
 from .blocks import Block
 from .fixed_sums import Scales
 from .row_store import RowStore
@@ -22,12 +22,16 @@ def to_store_dtype(dist, inf, dtype):
 
 
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
-              edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None) -> dict:
-    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "stats"}``.
+              edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None,
+              keep_sums: tuple | None = None) -> dict:
+    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "stats", "worker"}``.
 
     ``edges`` None: no reductions. ``store_path`` None: rows are not kept. ``scales``: the run's
     fixed-point scales (None: :func:`.fixed_sums.scales_for` the graph's vertices). A block already
     committed in the store is not solved again when its reductions are on disk too, with these scales.
+    ``keep_sums``: the run's key in :mod:`.worker_sums`; given, the block's per-vertex sums are added
+    to this worker's accumulator of the run and "partial" holds only the rest (the store, if any,
+    still saves the whole partial).
     """
     started = time.perf_counter()
     store = RowStore(store_path) if store_path else None
@@ -36,7 +40,7 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     if store is not None and store.is_committed(block.id):
         saved = reductions.usable_partial(store.partial(block.id), scales) if edges is not None else None
         if edges is None or saved is not None:
-            return {"block": block.id, "start": block.start, "partial": saved,
+            return {"block": block.id, "start": block.start, "partial": _kept(keep_sums, block, saved),
                     "status": "already committed", "seconds": time.perf_counter() - started, "stats": {},
                     "worker": worker_name()}
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
@@ -48,8 +52,15 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     del dist
     if on_gpu:
         _sync()
-    return {"block": block.id, "start": block.start, "partial": partial, "status": status,
+    return {"block": block.id, "start": block.start, "partial": _kept(keep_sums, block, partial), "status": status,
             "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
+
+
+def _kept(keep_sums: tuple | None, block: Block, partial: dict | None) -> dict | None:
+    """``partial``, or its per-source part once its per-vertex sums are kept on this worker."""
+    if keep_sums is None or partial is None:
+        return partial
+    return worker_sums.keep(keep_sums, block.id, partial)
 
 
 def worker_name() -> str:

@@ -1,0 +1,118 @@
+"""Per-vertex sums kept on each worker across a run's blocks and handed to the client once.
+
+A block's per-vertex sums (``sum_in``, ``harmonic_in`` in 128-bit fixed point, ``reach_in``) are
+as long as the graph: 40 B a vertex, every block. Instead of shipping them with every block, a
+task adds them (:func:`keep`) into its process's accumulator of the run and returns only the
+block's per-source values; the client takes each worker's accumulator once at the end
+(:func:`collect`, through ``client.run``) and adds them: fixed point, so the bits do not depend
+on which worker counted which block. An accumulator records the block ids it holds, so that the
+client counts every block once (:func:`gather`) and runs again the blocks whose sums died with a
+worker.
+
+The accumulators are NumPy arrays, on GPU workers too: :func:`.reductions.block_partial` hands its
+sums over on the host (keeping them on the GPU would also save each block's copy out of it; not
+done yet).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from . import fixed_sums
+from .reductions import FIXED, PER_TARGET
+
+# (token, run id) -> this process's accumulator of that run
+_RUNS: dict = {}
+_LOCK = threading.Lock()
+MAX_ROUNDS = 5  # rounds of running lost blocks again before the run gives up
+
+
+class WorkerSums:
+    """The per-vertex sums of the blocks in ``blocks``, added up (fixed point: in any order)."""
+
+    def __init__(self, first: dict):
+        self.sums = {key: np.array(first[key], copy=True) for key in PER_TARGET}
+        self.scales = np.asarray(first["scales"])
+        self.blocks: set = set()
+
+    def add(self, block_id: int, partial: dict) -> None:
+        if not np.array_equal(np.asarray(partial["scales"]), self.scales):
+            raise RuntimeError(f"block {block_id} was summed with fixed-point scales "
+                               f"{np.asarray(partial['scales']).tolist()}, this run's with {self.scales.tolist()}")
+        for key in FIXED:
+            fixed_sums.add(self.sums[key], partial[key])
+        self.sums["reach_in"] += partial["reach_in"]
+
+
+def keep(key: tuple, block_id: int, partial: dict) -> dict:
+    """Add ``partial``'s per-vertex sums to this process's accumulator of run ``key`` (once per
+    block id: a block run twice here counts once) and return ``partial`` without them."""
+    with _LOCK:
+        held = _RUNS.get(key)
+        if held is None:
+            held = _RUNS[key] = WorkerSums(partial)
+        elif block_id not in held.blocks:
+            held.add(block_id, partial)
+        held.blocks.add(block_id)
+    return {name: value for name, value in partial.items() if name not in PER_TARGET}
+
+
+def collect(key: tuple) -> dict | None:
+    """This process's accumulator of run ``key`` (``{"blocks": set, "scales", **sums}``), taken off
+    the worker; None when it holds none (no block of the run ran here, or it was collected)."""
+    with _LOCK:
+        held = _RUNS.pop(key, None)
+    if held is None:
+        return None
+    return {"blocks": held.blocks, "scales": held.scales, **held.sums}
+
+
+def drop(key: tuple) -> None:
+    """Forget run ``key``'s accumulators, those of its blocks run again included (a run that stopped)."""
+    with _LOCK:
+        for held in [k for k in _RUNS if k[:2] == key[:2]]:
+            del _RUNS[held]
+
+
+def held_runs() -> list:
+    """The keys of the runs whose sums this process holds (for tests and leak checks)."""
+    with _LOCK:
+        return list(_RUNS)
+
+
+def gather(client, acc, key: tuple, expected: set, run_again) -> int:
+    """Add to the client's :class:`.reductions.Accumulator` ``acc`` the workers' accumulators of
+    run ``key``, which together must hold the blocks ``expected``, each counted once.
+
+    An accumulator that holds a block already counted (a task that ran on two live workers) is
+    left out whole; the blocks then counted by none (those whose worker died, or left out) run
+    again under a fresh key: ``run_again(block_ids, new_key)`` returns when their tasks are done.
+    Returns how many blocks ran again."""
+    counted: set = set()
+    again, errors = 0, []
+    for round_ in range(MAX_ROUNDS + 1):
+        collected = client.run(collect, key, on_error="return")
+        for address in sorted(collected):
+            got = collected[address]
+            if isinstance(got, BaseException):
+                errors.append(f"{address}: {got!r}")  # its sums are lost: its blocks run again
+                continue
+            if got is None or got["blocks"] & counted:
+                continue
+            if not got["blocks"] <= expected:
+                raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - expected)} "
+                                   f"that run {key} never gave it")
+            acc.add_per_vertex(got)
+            counted |= got["blocks"]
+        missing = expected - counted
+        if not missing:
+            return again
+        if round_ == MAX_ROUNDS:
+            break
+        key = (*key[:2], round_ + 1)
+        run_again(sorted(missing), key)
+        again += len(missing)
+    client.run(drop, key, on_error="ignore")
+    raise RuntimeError(f"the per-vertex sums of blocks {sorted(missing)} were lost {MAX_ROUNDS} times over; "
+                       f"check the workers' logs" + (f" ({'; '.join(errors[-3:])})" if errors else ""))

@@ -1,0 +1,145 @@
+"""Per-vertex sums kept on the workers and handed over once (issue 45 item 1): the same bits as one
+process on 2 and 3 CPU workers, no per-vertex array in any block's result, every block counted once
+when a worker's accumulator is lost or two accumulators hold the same block, resume from a store."""
+import numpy as np
+import pytest
+
+from apsp_kernels import generators, oracle
+from apsp_kernels.distributed import all_sources, cluster, runner, worker_sums
+from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.fixed_sums import scales_for
+from apsp_kernels.distributed.reductions import PER_TARGET, Accumulator, block_partial
+
+BINS = np.linspace(0, 200, 11)
+SIZE = 16
+
+
+def road(n=150, seed=3):
+    return generators.k_regular_digraph(n, 3, seed=seed, w_low=1, w_high=30, dtype=np.int32, name=f"reg{n}-{seed}")
+
+
+def partials(g, size=SIZE):
+    """Each block's full partial, as one process makes them."""
+    D, ids, scales = oracle.distances(g), np.arange(g.n), scales_for(g)
+    return {b.id: (b, block_partial(D[b.start:b.stop], np.inf, ids[b.start:b.stop], BINS, scales))
+            for b in split(g.n, size)}
+
+
+def one_process(g):
+    acc = Accumulator(g.n, np.arange(g.n, dtype=np.int32), BINS)  # all_sources' sources are int32
+    for b, partial in partials(g).values():
+        acc.add(b.start, partial)
+    return acc.result()
+
+
+def recording_results(monkeypatch):
+    """Every block result the client receives, as it receives it."""
+    seen = []
+    progress = runner._progress
+
+    def recorded(*args, **kwargs):
+        for res in progress(*args, **kwargs):
+            seen.append(res)
+            yield res
+    monkeypatch.setattr(runner, "_progress", recorded)
+    return seen
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_the_workers_keep_the_per_vertex_sums_and_give_one_process_s_bits(workers, monkeypatch):
+    g = road()
+    seen = recording_results(monkeypatch)
+    client = cluster.local(cpu_workers=workers)
+    try:
+        run = all_sources(g, client, block_size=SIZE, bins=BINS, progress=False)
+        left = client.run(worker_sums.held_runs)
+    finally:
+        cluster.close(client)
+    assert run.reductions.same_as(one_process(g))
+    assert len(seen) == run.blocks == 10 and run.blocks_run_again == 0
+    assert all(not set(PER_TARGET) & set(res["partial"]) for res in seen)
+    assert all(res["partial"]["reach_out"].shape == (res["partial"]["eccentricity"].size,) for res in seen)
+    assert left == {w: [] for w in left}  # handed over: nothing left on the workers
+    assert len(set(run.block_workers)) > 1  # the sums came from more than one worker
+
+
+class FakeWorkers:
+    """``client.run`` over workers that each have their own :mod:`.worker_sums` accumulators."""
+
+    def __init__(self, names):
+        self.held = {name: {} for name in names}
+
+    def on(self, name, fn, *args):
+        saved = worker_sums._RUNS
+        worker_sums._RUNS = self.held[name]
+        try:
+            return fn(*args)
+        finally:
+            worker_sums._RUNS = saved
+
+    def run(self, fn, *args, on_error="raise"):
+        return {name: self.on(name, fn, *args) for name in self.held}
+
+
+def test_lost_and_doubled_blocks_are_run_again_and_counted_once():
+    g = road()
+    blocks = partials(g)
+    key = ("token", "run-1")
+    client = FakeWorkers(["a", "b", "c"])
+    acc = Accumulator(g.n, np.arange(g.n, dtype=np.int32), BINS)
+    placed = {"a": [0, 1, 2, 0], "b": [2, 3], "c": [4, 5]}  # a ran block 0 twice; b ran block 2 again
+    for name, ids in placed.items():
+        for i in ids:
+            b, partial = blocks[i]
+            kept = client.on(name, worker_sums.keep, key, i, partial)
+            if not acc.done[b.start]:  # the client merges the first result of each block
+                acc.add(b.start, kept)
+    acc.add(blocks[6][0].start, blocks[6][1])  # resumed from a store: added on the client as a whole
+    for b, partial in list(blocks.values())[7:]:
+        acc.add(b.start, client.on("a", worker_sums.keep, key, b.id, partial))
+    client.held["c"].clear()  # c died: its sums with it
+    asked = []
+
+    def run_again(ids, new_key):
+        asked.append((ids, new_key))
+        for i in ids:
+            client.on("c", worker_sums.keep, new_key, i, blocks[i][1])  # c's restart runs them
+
+    expected = set(blocks) - {6}
+    assert worker_sums.gather(client, acc, key, expected, run_again) == 3
+    assert asked == [([3, 4, 5], ("token", "run-1", 1))]  # b held block 2, counted by a: b left out whole
+    assert acc.result().same_as(one_process(g))
+    assert client.run(worker_sums.held_runs) == {"a": [], "b": [], "c": []}  # every accumulator taken
+
+
+def test_a_stopped_run_s_sums_are_dropped_with_those_of_its_blocks_run_again():
+    g = road(60)
+    (_, partial), *_ = partials(g).values()
+    client = FakeWorkers(["a"])
+    for key in [("t", "r"), ("t", "r", 1), ("t", "other")]:
+        client.on("a", worker_sums.keep, key, 0, partial)
+    client.run(worker_sums.drop, ("t", "r"))
+    assert client.run(worker_sums.held_runs) == {"a": [("t", "other")]}
+
+
+def test_sums_lost_every_time_stop_the_run_with_the_blocks_named():
+    g = road(60)
+    acc = Accumulator(g.n, np.arange(g.n), BINS)
+    with pytest.raises(RuntimeError, match=r"blocks \[0, 1\] were lost"):
+        worker_sums.gather(FakeWorkers(["a"]), acc, ("t", "r"), {0, 1}, lambda ids, key: None)
+
+
+def test_resuming_some_blocks_from_a_store_gives_the_same_bits(tmp_path):
+    g = road()
+    want = one_process(g)
+    client = cluster.local(cpu_workers=2)
+    try:
+        first = all_sources(g, client, block_size=SIZE, bins=BINS, store=tmp_path / "rows", progress=False)
+        for block_id in (2, 7):
+            first.store.marker(block_id).unlink()
+        again = all_sources(g, client, block_size=SIZE, bins=BINS, store=tmp_path / "rows", progress=False)
+    finally:
+        cluster.close(client)
+    assert first.reductions.same_as(want)
+    assert again.statuses == {"resumed": 8, "written": 2}
+    assert again.reductions.same_as(want)
