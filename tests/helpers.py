@@ -112,3 +112,17 @@ class RecordingLock:
             yield
         finally:
             self.depth -= 1
+
+
+def tied_road(n: int, m: int, seed: int, keep: float = 1.0):
+    """A road-like graph (SciPy CSR) whose weights are 1..3, so that equal-length paths are everywhere;
+    ``keep`` < 1 keeps that share of its arcs (one-way streets)."""
+    import scipy.sparse as sp
+
+    from apsp_kernels import generators
+    A = generators.road_like(n, m, seed=seed).to_scipy().tocoo()
+    rng = np.random.default_rng(seed)
+    w = rng.integers(1, 4, A.nnz).astype(np.float64)
+    kept = np.ones(A.nnz, bool) if keep >= 1 else rng.random(A.nnz) < keep
+    return sp.csr_array((w[kept], (A.row[kept], A.col[kept])), shape=A.shape)
+

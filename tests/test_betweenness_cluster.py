@@ -3,11 +3,11 @@ on 1, 2 and 3 workers, whatever order the grid blocks finish in."""
 import networkx as nx
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
-from apsp_kernels import centrality as C, generators
+from apsp_kernels import centrality as C
 from apsp_kernels.centrality import brandes_run
 from apsp_kernels.distributed import cluster
+import helpers
 
 
 @pytest.fixture()
@@ -15,15 +15,9 @@ def small_grid(monkeypatch):
     monkeypatch.setattr(brandes_run, "GRID", 16)  # 19 blocks of the graph below
 
 
-def _graph():
-    A = generators.road_like(300, 760, seed=4).to_scipy().tocoo()
-    w = np.random.default_rng(4).integers(1, 4, A.nnz).astype(float)  # ties everywhere
-    return sp.csr_array((w, (A.row, A.col)), shape=A.shape)
-
-
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_same_bits_as_in_process(small_grid, workers):
-    A = _graph()
+    A = helpers.tied_road(300, 760, 4)
     here = C.betweenness_centrality(A, endpoints=True)
     edges_here = C.edge_betweenness_centrality(A, directed=False)
     client = cluster.local(cpu_workers=workers, processes=False, set_as_default=False)

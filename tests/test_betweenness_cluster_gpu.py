@@ -2,14 +2,13 @@
 in this process."""
 import os
 
-import numpy as np
 import pytest
-import scipy.sparse as sp
 
-from apsp_kernels import centrality as C, generators
+from apsp_kernels import centrality as C
 from apsp_kernels.centrality import brandes_run
 from apsp_kernels.distributed import cluster
 from apsp_kernels.gpu import visible_gpus
+import helpers
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(bool(os.environ.get("APSP_TEST_SPREAD_GPUS")),
@@ -19,9 +18,7 @@ pytestmark = [pytest.mark.gpu,
 
 def test_every_gpu_gives_the_bits_of_one(monkeypatch):
     monkeypatch.setattr(brandes_run, "GRID", 1024)  # 5 blocks
-    A = generators.road_like(5000, 12000, seed=3).to_scipy().tocoo()
-    w = np.random.default_rng(3).integers(1, 4, A.nnz).astype(float)  # ties everywhere
-    A = sp.csr_array((w, (A.row, A.col)), shape=A.shape)
+    A = helpers.tied_road(5000, 12000, 3)
     said = []
     here = C.betweenness_centrality(A, explain=said.append)
     assert said[0].family == "brandes-gpu", str(said[0])

@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from apsp_kernels import centrality as C, generators
+import helpers
 
 pytestmark = pytest.mark.gpu
 RTOL = 1e-12
@@ -26,12 +27,7 @@ def _accumulators(A, sources, *, endpoints=False, edges=False, batch=None):
 
 
 def _tied_road(n, m, seed, directed=True):
-    """A road-like graph whose weights are 1..3 (equal-length paths everywhere), maybe one-way streets."""
-    A = generators.road_like(n, m, seed=seed).to_scipy().tocoo()
-    rng = np.random.default_rng(seed)
-    w = rng.integers(1, 4, A.nnz)
-    keep = np.ones(A.nnz, bool) if not directed else rng.random(A.nnz) < 0.8
-    return sp.csr_array((w[keep].astype(np.float64), (A.row[keep], A.col[keep])), shape=A.shape)
+    return helpers.tied_road(n, m, seed, keep=0.8 if directed else 1.0)
 
 
 @pytest.mark.parametrize("directed", [True, False])

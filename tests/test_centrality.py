@@ -48,13 +48,17 @@ CASES = st.tuples(st.integers(1, 24), st.floats(0.02, 0.5), st.integers(0, 10**6
                   st.sampled_from(["int", "float", None]))
 
 
+def _drawn(case):
+    """(n, G, A, NetworkX's weight attribute or None, the weight kind, the library's keyword arguments)."""
+    n, p, seed, directed, weights = case
+    G, A = random_graph(n, p, seed, directed, weights)
+    return n, G, A, "w" if weights else None, weights, {"directed": directed, "unweighted": weights is None}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(CASES)
 def test_closeness_and_harmonic_equal_networkx(case):
-    n, p, seed, directed, weights = case
-    G, A = random_graph(n, p, seed, directed, weights)
-    distance = "w" if weights else None
-    kw = {"directed": directed, "unweighted": weights is None}
+    n, G, A, distance, weights, kw = _drawn(case)
     got = C.closeness_centrality(A, **kw)
     want = nx_array(nx.closeness_centrality(G, distance=distance), n)
     if weights == "float":
@@ -69,10 +73,7 @@ def test_closeness_and_harmonic_equal_networkx(case):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(CASES)
 def test_distance_measures_equal_networkx_or_raise_as_it_does(case):
-    n, p, seed, directed, weights = case
-    G, A = random_graph(n, p, seed, directed, weights)
-    weight = "w" if weights else None
-    kw = {"directed": directed, "unweighted": weights is None}
+    n, G, A, weight, weights, kw = _drawn(case)
     try:
         ecc = nx.eccentricity(G, weight=weight)
     except nx.NetworkXError as exc:

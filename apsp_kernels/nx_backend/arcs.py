@@ -122,6 +122,10 @@ class ArcGraph:
         """A distance as NetworkX's type: int for integer weights, else float."""
         return int(d) if self.integral else float(d)
 
+    def lengths(self, values: np.ndarray) -> list:
+        """Finite distances as :meth:`length` gives them, all at once."""
+        return values.astype(np.int64).tolist() if self.integral else values.tolist()
+
     # ------------------------------------------------------------------ lookups
     def vertex(self, node, unhashable_is_missing=False, what="Node") -> int:
         """The index of ``node``, or NodeNotFound. An unhashable node raises TypeError, as in

@@ -103,7 +103,7 @@ def eccentricity(G, v=None, sp=None, weight=None):
     nodes = list(dict.fromkeys(_nodes(g, v)))
     if not nodes:
         return {}
-    e = dict(zip(nodes, _lengths(g, _eccentricities(g, a, [g.index[x] for x in nodes]))))
+    e = dict(zip(nodes, g.lengths(_eccentricities(g, a, [g.index[x] for x in nodes]))))
     return e[v] if v in g else e
 
 
@@ -111,12 +111,7 @@ def _all_eccentricities(G, weight) -> dict:
     g, a = _graph(G, weight)
     if not len(g):
         return {}
-    return dict(zip(g.nodes, _lengths(g, _eccentricities(g, a))))
-
-
-def _lengths(g: ArcGraph, values: np.ndarray) -> list:
-    """Finite distances as NetworkX's type, all at once: ints for integer weights, else floats."""
-    return values.astype(np.int64).tolist() if g.integral else values.tolist()
+    return dict(zip(g.nodes, g.lengths(_eccentricities(g, a))))
 
 
 @implements(_check("e"))
