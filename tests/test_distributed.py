@@ -340,17 +340,22 @@ def test_the_default_block_is_the_solver_s_halved_until_it_fits():
                                      on_gpu=True) == runner.BLOCK_MULTIPLE  # the floor: then refused
 
 
-def test_a_run_without_a_store_counts_no_float64_copy_of_its_rows():
+def test_a_run_without_a_store_counts_no_rows():
     # the 16M stand-in's all-sources sample on two H100s ran in blocks of 64 (results/paper/scale): the
-    # rule counted the float64 copy a store takes, 8 bytes an entry, in a run that only reduces
+    # rule counted the float64 copy a store takes, 8 bytes an entry, in a run that only reduces; and a run
+    # that only reduces reads PHAST's working matrix in place (no rows at all: twice the sources a block)
     sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32), name="roadlike-16M")
     h100 = {"tcp://a": {"gpu_free": int(78.6 * (1 << 30))}}
     reducing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=False)
+    rows_only = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=False,
+                                          reduce=False)
     storing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=True)
-    assert (reducing, storing) == (512, 256)
-    assert runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=False) == \
+    assert (reducing, rows_only, storing) == (1024, 512, 256)
+    assert runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=False, reduce=False) == \
         runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=True) - 512 * (1 << 24) * 8
-    runner.check_block_memory(sixteen_m, 512, block_solvers.PHAST, h100, store=False)
+    assert runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=False) <= \
+        runner.block_need(sixteen_m, 512, block_solvers.PHAST, store=False, reduce=False) - 512 * (1 << 24) * 4
+    runner.check_block_memory(sixteen_m, 1024, block_solvers.PHAST, h100, store=False)
     with pytest.raises(InputError, match="lower block_size"):
         runner.check_block_memory(sixteen_m, 512, block_solvers.PHAST, h100, store=True)
     bay = types.SimpleNamespace(n=321_270, m=794_830, dtype=np.dtype(np.int32))  # refused at 16384 before

@@ -111,6 +111,12 @@ def test_all_sources_picks_batched_phast_for_road_graphs_on_gpu_workers():
     with pytest.raises(InputError, match="road-like"):
         B.prepare(B.PHAST, odd, chosen_by_default=False)
     assert B.block_bytes(B.PHAST, 100, 64, 4) > B.block_bytes(B.MULTI_SOURCE, 100, 64, 4)
+    # reduced in place (no store, sums kept on the worker): no rows, so about half a block's bytes
+    assert [B.reduces_in_place(B.PHAST, True, False, True), B.reduces_in_place(B.PHAST, True, True, True),
+            B.reduces_in_place(B.PHAST, False, False, True), B.reduces_in_place(B.PHAST, True, False, False),
+            B.reduces_in_place(B.MULTI_SOURCE, True, False, True)] == [True, False, False, False, False]
+    rows = B.block_bytes(B.PHAST, 10_000, 1024, 4, store=False)
+    assert 0.45 * rows < B.block_bytes(B.PHAST, 10_000, 1024, 4, store=False, in_place=True) < 0.6 * rows
 
 
 def _table(rows):

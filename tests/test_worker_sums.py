@@ -7,8 +7,9 @@ import pytest
 from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import all_sources, cluster, runner, worker_sums
 from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed import fixed_sums
 from apsp_kernels.distributed.fixed_sums import scales_for
-from apsp_kernels.distributed.reductions import PER_TARGET, Accumulator, block_partial
+from apsp_kernels.distributed.reductions import FIXED, PER_TARGET, Accumulator, block_partial
 
 BINS = np.linspace(0, 200, 11)
 SIZE = 16
@@ -78,7 +79,15 @@ class FakeWorkers:
             worker_sums._RUNS = saved
 
     def run(self, fn, *args, on_error="raise"):
-        return {name: self.on(name, fn, *args) for name in self.held}
+        out = {}
+        for name in self.held:
+            try:
+                out[name] = self.on(name, fn, *args)
+            except Exception as exc:
+                if on_error != "return":
+                    raise
+                out[name] = exc
+        return out
 
 
 def test_lost_and_doubled_blocks_are_run_again_and_counted_once():
@@ -143,3 +152,60 @@ def test_resuming_some_blocks_from_a_store_gives_the_same_bits(tmp_path):
     assert first.reductions.same_as(want)
     assert again.statuses == {"resumed": 8, "written": 2}
     assert again.reductions.same_as(want)
+
+
+class InPlace:
+    """What :class:`.sweep_reductions.SweepSums` is to :func:`worker_sums.add_in_place`, on the host:
+    the block's kernel adds into it."""
+
+    def __init__(self, n, scales):
+        self.sums = {key: fixed_sums.zeros(n) if key in FIXED else np.zeros(n, np.int64) for key in PER_TARGET}
+        self.scales = scales.as_array()
+        self.blocks = set()
+
+    def result(self):
+        return self.sums
+
+
+def adding(partial, fail=False):
+    """A block's run that adds its per-vertex sums into the accumulator it is given (none: already
+    counted), then fails when told to, as a device error after the kernel would."""
+    def run(into):
+        if into is not None:
+            for key in FIXED:
+                fixed_sums.add(into.sums[key], partial[key])
+            into.sums["reach_in"] += partial["reach_in"]
+        if fail:
+            raise RuntimeError("the device failed after the kernel")
+        return {name: value for name, value in partial.items() if name not in PER_TARGET}
+    return run
+
+
+def test_sums_added_in_place_count_a_block_once_and_a_broken_accumulator_s_blocks_run_again():
+    g = road()
+    blocks = partials(g)
+    key = ("token", "in-place")
+    client = FakeWorkers(["a", "b"])
+    acc = Accumulator(g.n, np.arange(g.n, dtype=np.int32), BINS)
+
+    def make():
+        return InPlace(g.n, scales_for(g))
+    for i, (b, partial) in blocks.items():
+        worker = "a" if i % 2 else "b"
+        if i == 2:  # fails on b after adding: b's accumulator is broken; the task then runs on a
+            with pytest.raises(RuntimeError, match="device failed"):
+                client.on("b", worker_sums.add_in_place, key, i, make, adding(partial, fail=True))
+            worker = "a"
+        acc.add(b.start, client.on(worker, worker_sums.add_in_place, key, i, make, adding(partial)))
+    client.on("a", worker_sums.add_in_place, key, 1, make, adding(blocks[1][1]))  # block 1 again on a: once
+    asked = []
+
+    def run_again(ids, new_key):
+        asked.append(ids)
+        for i in ids:
+            client.on("a", worker_sums.add_in_place, new_key, i, make, adding(blocks[i][1]))
+
+    assert worker_sums.gather(client, acc, key, set(blocks), run_again) == len(asked[0])
+    assert asked == [[i for i in blocks if i % 2 == 0 and i != 2]]  # b's, but the one a counted
+    assert acc.result().same_as(one_process(g))
+    assert client.run(worker_sums.held_runs) == {"a": [], "b": []}

@@ -124,10 +124,19 @@ def solve(key: str, graph, sources: np.ndarray, host_matrix=None):
     return solution.rows(device=True), np.inf, dict(solver.stats)
 
 
-def block_bytes(key: str, n: int, sources: int, itemsize: int, store: bool = True) -> int:
+def reduces_in_place(key, on_gpu: bool, store: bool, keeps_sums: bool) -> bool:
+    """Whether a block reduces batched PHAST's working matrix in place (:mod:`.sweep_reductions`):
+    PHAST on a GPU worker, reductions kept on the worker, no rows to store."""
+    return key == PHAST and on_gpu and not store and keeps_sums
+
+
+def block_bytes(key: str, n: int, sources: int, itemsize: int, store: bool = True, in_place: bool = False) -> int:
     """Device bytes one block needs at most: the rows, and their float64 copy when they go to a
     ``store`` (the reductions read the rows in place); PHAST adds its vertex-major working matrix
-    and the stamps of its groups."""
+    and the stamps of its groups, and has no rows when it reduces ``in_place`` (:func:`reduces_in_place`)."""
+    if in_place:
+        from .sweep_reductions import bytes_needed
+        return bytes_needed(n, sources, itemsize)
     total = sources * n * (itemsize + (8 if store else 0))
     if key == PHAST:
         total += sources * n * itemsize + -(-sources // 32) * n * 4

@@ -59,7 +59,7 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
     if block_size is None:  # the block all_sources would take
         key = block_solver or block_solvers.default_key(on_gpu, graph)
         size = default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids),
-                                  store=store_dir is not None)
+                                  store=store_dir is not None, reduce=reduce)
     else:
         size = block_size_of(block_size)
     warm_size = warm_block_size(on_gpu, size, graph.n, warm_entries)

@@ -130,17 +130,25 @@ def free_disk(path: Path) -> int:
     return shutil.disk_usage(probe).free
 
 
-def block_need(graph, size: int, key: str, store: bool = True) -> int:
-    """GPU bytes of one block of ``size`` sources, the graph included (``store``: the rows go to one)."""
-    return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store) + \
-        4 * (graph.n + 1 + 2 * graph.m)
+def block_need(graph, size: int, key: str, store: bool = True, reduce: bool = True) -> int:
+    """GPU bytes of one block of ``size`` sources, the graph and PHAST's layout included (``store``:
+    the rows go to one; ``reduce``: the run reduces them)."""
+    in_place = block_solvers.reduces_in_place(key, True, store, reduce)
+    layout = 0
+    if key == block_solvers.PHAST:
+        from ..sssp_hierarchy.layout import HIERARCHY_KEY
+        if HIERARCHY_KEY in getattr(graph, "__dict__", {}):  # contracted by prepare(): the sweeps' layout goes up too
+            from ..sssp_hierarchy.phast_batched import sweep_layout
+            layout = sweep_layout(graph)[0].nbytes
+    return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store, in_place) + \
+        4 * (graph.n + 1 + 2 * graph.m) + layout
 
 
 BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees per sweep)
 
 
 def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
-                       store: bool = True) -> int:
+                       store: bool = True, reduce: bool = True) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
     halved while it does not fit the GPU of the worker with the least free memory (down to
     :data:`BLOCK_MULTIPLE` sources: a 16M-vertex road graph's PHAST blocks are 512 on an H200
@@ -149,7 +157,7 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     free = min((f["gpu_free"] for f in facts.values()), default=0)
-    while size > BLOCK_MULTIPLE and block_need(graph, size, key, store) > gpu.MEMORY_HEADROOM * free:
+    while size > BLOCK_MULTIPLE and block_need(graph, size, key, store, reduce) > gpu.MEMORY_HEADROOM * free:
         size //= 2
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
@@ -169,10 +177,10 @@ def balanced(count: int, size: int, workers: int) -> int:
     return rounded if rounded <= size and -(-count // rounded) % workers == 0 else even
 
 
-def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = True) -> None:
+def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = True, reduce: bool = True) -> None:
     """InputError when one block of ``size`` sources does not fit the GPU of the worker with
     the least free memory (``facts``: ``{address: worker_facts()}``; ``store``: the rows go to one)."""
-    need = block_need(graph, size, key, store)
+    need = block_need(graph, size, key, store, reduce)
     address, worst = min(facts.items(), key=lambda kv: kv[1]["gpu_free"])
     if need > gpu.MEMORY_HEADROOM * worst["gpu_free"]:
         raise InputError(f"{WHO}: one block of {size} sources of {graph.name} needs about "
@@ -205,9 +213,9 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     size = block_size_of(block_size) if block_size is not None else \
         default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids),
-                           store=store is not None)
+                           store=store is not None, reduce=reduce)
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
-        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None)
+        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None, reduce=reduce)
     if store is not None:
         store = Path(store)
         done = RowStore(store).committed() if (store / "manifest.json").exists() else set()

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..arrays import array_module
 from ..inf import inf_for
-from . import block_solvers, fixed_sums, reductions, worker_graph, worker_sums
+from . import block_solvers, fixed_sums, reductions, sweep_reductions, worker_graph, worker_sums
 from .blocks import Block
 from .fixed_sums import Scales
 from .row_store import RowStore
@@ -44,6 +44,11 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
                     "status": "already committed", "seconds": time.perf_counter() - started, "stats": {},
                     "worker": worker_name()}
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
+    if block_solvers.reduces_in_place(key, on_gpu, store is not None, edges is not None and keep_sums is not None):
+        partial, stats = _reduced_in_place(device_graph, keep_sums, block, ids, edges, scales)
+        _sync()
+        return {"block": block.id, "start": block.start, "partial": partial, "status": "not stored",
+                "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
     dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
     partial = reductions.block_partial(dist, inf, ids, edges, scales) if edges is not None else None
     status = "not stored"
@@ -54,6 +59,15 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
         _sync()
     return {"block": block.id, "start": block.start, "partial": _kept(keep_sums, block, partial), "status": status,
             "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
+
+
+def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales: Scales):
+    """Batched PHAST's sweep of the block reduced in place, its per-vertex sums added into this
+    worker's accumulator of the run on the GPU (:mod:`.sweep_reductions`)."""
+    def make():
+        return sweep_reductions.SweepSums(graph.n, scales, sweep_reductions.device_rank(graph))
+    return worker_sums.add_in_place(keep_sums, block.id, make,
+                                    lambda sums: sweep_reductions.phast_block(graph, ids, edges, scales, sums))
 
 
 def _kept(keep_sums: tuple | None, block: Block, partial: dict | None) -> dict | None:

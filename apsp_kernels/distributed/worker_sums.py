@@ -9,9 +9,10 @@ on which worker counted which block. An accumulator records the block ids it hol
 client counts every block once (:func:`gather`) and runs again the blocks whose sums died with a
 worker.
 
-The accumulators are NumPy arrays, on GPU workers too: :func:`.reductions.block_partial` hands its
-sums over on the host (keeping them on the GPU would also save each block's copy out of it; not
-done yet).
+Where a block's rows are reduced on the host side of :func:`.reductions.block_partial` (CPU workers,
+a store, other block solvers) the accumulator is NumPy (:class:`WorkerSums`); where batched PHAST's
+working matrix is reduced in place (:mod:`.sweep_reductions`) it stays on the GPU and the kernel adds
+into it (:func:`add_in_place`), so nothing as long as the graph leaves the GPU before the end.
 """
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ class WorkerSums:
             fixed_sums.add(self.sums[key], partial[key])
         self.sums["reach_in"] += partial["reach_in"]
 
+    def result(self) -> dict:
+        return self.sums
+
 
 def keep(key: tuple, block_id: int, partial: dict) -> dict:
     """Add ``partial``'s per-vertex sums to this process's accumulator of run ``key`` (once per
@@ -58,14 +62,39 @@ def keep(key: tuple, block_id: int, partial: dict) -> dict:
     return {name: value for name, value in partial.items() if name not in PER_TARGET}
 
 
+def add_in_place(key: tuple, block_id: int, make, run):
+    """``run(accumulator)`` for a block whose kernel adds its per-vertex sums into this process's
+    accumulator of run ``key`` (made by ``make()`` the first time), or ``run(None)`` when that
+    accumulator already counts the block; returns what ``run`` returns. An accumulator whose block
+    failed midway is marked broken: :func:`collect` refuses it, so its blocks run again."""
+    with _LOCK:
+        held = _RUNS.get(key)
+        if held is None:
+            held = _RUNS[key] = make()
+        fresh = block_id not in held.blocks
+    try:
+        out = run(held if fresh else None)
+    except BaseException:
+        if fresh:
+            held.broken = True
+        raise
+    with _LOCK:
+        held.blocks.add(block_id)
+    return out
+
+
 def collect(key: tuple) -> dict | None:
-    """This process's accumulator of run ``key`` (``{"blocks": set, "scales", **sums}``), taken off
-    the worker; None when it holds none (no block of the run ran here, or it was collected)."""
+    """This process's accumulator of run ``key`` (``{"blocks": set, "scales", **sums}``, NumPy),
+    taken off the worker; None when it holds none (no block of the run ran here, or it was
+    collected); RuntimeError when a block failed midway adding into it."""
     with _LOCK:
         held = _RUNS.pop(key, None)
     if held is None:
         return None
-    return {"blocks": held.blocks, "scales": held.scales, **held.sums}
+    if getattr(held, "broken", False):
+        raise RuntimeError(f"run {key}: a block failed while adding into this worker's sums; they are "
+                           f"dropped and its blocks {sorted(held.blocks)} run again")
+    return {"blocks": held.blocks, "scales": held.scales, **held.result()}
 
 
 def drop(key: tuple) -> None:

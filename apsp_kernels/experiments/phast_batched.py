@@ -270,7 +270,7 @@ def all_sources_block(g: Graph) -> int:
     memory): a sample of whole blocks of it carries the per-block costs of the full run (the
     per-vertex sums come back to the host once a block, 24 bytes a vertex: 384 MB at 16M)."""
     return default_block_size(g, block_solvers.PHAST, {"this GPU": {"gpu_free": gpu.free_bytes()}}, on_gpu=True,
-                              store=False)
+                              store=False, reduce=False)
 
 
 def stand_in_run(n: int, *, ks=(32, 128), columns=4096, full_max_n=1 << 20, sample_sources=4096,

@@ -1,0 +1,134 @@
+"""A block's reductions read in place from batched PHAST's working matrix (issue 45, item 3).
+
+Batched PHAST (Delling, Goldberg, Nowatzyk, Werneck, IPDPS 2011 / JPDC 2013, Sec. 4-5: GPHAST)
+leaves a block's distances in a vertex-major working matrix (n x columns, the hierarchy's
+numbering). When a run only reduces them (no store), :func:`phast_block` reduces that matrix in
+one pass (``sweep_reductions.cu``) instead of transposing it into rows first: no rows buffer, so
+twice the sources per sweep fit (a 16M-vertex graph: 1024 instead of 512 on an H100, where a
+tree's time falls from 1.26x to 1.04x its memory bound), and the per-vertex sums go straight into
+the worker's accumulator on its GPU (:class:`SweepSums`, handed to the client once per run by
+:mod:`.worker_sums`). The terms and their fixed-point sums are those of
+:func:`.reductions.block_partial` (the same bits: tested on the device against it).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import gpu
+from ..inf import KERNEL_SUFFIX
+from . import fixed_sums, reductions
+from .fixed_sums import Scales
+
+K = 128  # trees per sweep: at 16M vertices 103 µs a tree against 124 at K = 64 (H100, 1024 sources a sweep)
+_CU = "sweep_reductions.cu"
+CHUNK = 256  # columns per CUDA block row (sweep_reductions.cu's SWR_CHUNK)
+BLOCKS_PER_SM = 8
+
+
+class SweepSums:
+    """One run's per-vertex sums on this GPU (``sum_in``, ``harmonic_in`` in fixed point,
+    ``reach_in``), in the hierarchy's numbering; :meth:`result` gives them in the graph's, on
+    the host, as :class:`.worker_sums.WorkerSums` holds them."""
+
+    def __init__(self, n: int, scales: Scales, rank):
+        cp = gpu.cupy()
+        self.sum_in = cp.zeros((n, 2), dtype=cp.uint64)
+        self.harmonic_in = cp.zeros((n, 2), dtype=cp.uint64)
+        self.reach_in = cp.zeros(n, dtype=cp.uint64)
+        self.scales = scales.as_array()
+        self.rank = rank  # the graph's vertex -> its row of the working matrix
+        self.blocks: set = set()
+
+    def result(self) -> dict:
+        r = self.rank
+        return {"sum_in": self.sum_in[r].get(), "reach_in": self.reach_in[r].get().astype(np.int64),
+                "harmonic_in": self.harmonic_in[r].get()}
+
+
+def bytes_needed(n: int, sources: int, itemsize: int) -> int:
+    """Device bytes of one block beyond the layout: the working matrix, its stamps and the run's
+    per-vertex sums (40 B a vertex)."""
+    columns = -(-sources // K) * K
+    return n * columns * itemsize + (columns // K) * n * 4 + 40 * n
+
+
+def reduce_matrix(D, count: int, ranks, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:
+    """The per-source part of :func:`.reductions.block_partial` (``eccentricity``, ``reach_out``,
+    ``sum_out``, ``histogram``, ``pairs``, ``scales``) of the first ``count`` columns of ``D``
+    (``ranks``: each column's source row); their per-vertex sums added to ``sums`` (None: not)."""
+    cp = gpu.cupy()
+    n, stride = D.shape
+    dtype = np.dtype(D.dtype)
+    if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
+        raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, got {len(edges)}")
+    ecc = cp.zeros(count, dtype=cp.uint64)
+    reach_out = cp.zeros(count, dtype=cp.uint64)
+    sum_out = cp.zeros((count, 2), dtype=cp.uint64)
+    counts = cp.zeros(len(edges), dtype=cp.uint64)
+    into = sums if sums is not None else _Nowhere(cp)
+    chunks = -(-count // CHUNK)
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    across = max(1, min(-(-n // 8), sms * BLOCKS_PER_SM // chunks))
+    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"swr_reduce_{KERNEL_SUFFIX[dtype]}")
+    kernel((across, chunks), (256,),
+           (D, np.int64(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
+            np.int32(scales.inverse), ranks, cp.asarray(edges, dtype=cp.float64), np.int32(len(edges)),
+            np.int32(sums is not None), into.sum_in, into.reach_in, into.harmonic_in, ecc, reach_out, sum_out,
+            counts), shared_mem=8 * len(edges))
+    out = {"eccentricity": _distances(ecc.get(), dtype), "reach_out": reach_out.get().astype(np.int64),
+           "sum_out": fixed_sums.to_float(sum_out.get(), scales.distance)}
+    counts = counts.get().astype(np.int64)
+    out.update(histogram=counts[:-1], pairs=counts[-1])
+    reductions.check_cap(out["eccentricity"], scales)
+    out["scales"] = scales.as_array()
+    return out
+
+
+class _Nowhere:
+    """Stand-in accumulators when the block's per-vertex sums are already counted (the kernel skips them)."""
+
+    def __init__(self, cp):
+        self.sum_in = self.harmonic_in = self.reach_in = cp.zeros(2, dtype=cp.uint64)
+
+
+def _distances(keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """float64 distances from ``sweep_reductions.cu``'s order keys."""
+    if dtype.kind in "iu":
+        return keys.astype(np.float64)
+    if dtype == np.float32:
+        return keys.astype(np.uint32).view(np.float32).astype(np.float64)
+    return keys.view(np.float64)
+
+
+def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> tuple[dict, dict]:
+    """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
+    place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``).
+    ``stats``: the sweeps' (``K``, ``levels``, ...) with ``sweep_ms`` and ``reduce_ms`` (CUDA events)."""
+    from ..sssp_hierarchy import phast_batched as PB
+    from ..sssp_hierarchy.layout import padded_sources
+    cp = gpu.cupy()
+    count = len(sources)
+    sweeps = PB.BatchedPhast(graph, K)
+    gpu.require_memory(sweeps.bytes_needed(count, rows=False) + 40 * graph.n,
+                       f"batched PHAST of {count} sources on {graph.name}, reduced in place")
+    sweeps.setup()
+    try:
+        ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
+        start, swept, reduced = cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        launches = sweeps.sweep(ranks)
+        swept.record()
+        partial = reduce_matrix(sweeps.D, count, ranks, graph.inf, edges, scales, sums)
+        reduced.record()
+        reduced.synchronize()
+    finally:
+        sweeps.release()
+    stats = dict(sweeps.stats, launches=launches, groups=-(-count // K),
+                 sweep_ms=cp.cuda.get_elapsed_time(start, swept), reduce_ms=cp.cuda.get_elapsed_time(swept, reduced))
+    return partial, stats
+
+
+def device_rank(graph):
+    """The graph's vertex -> working-matrix row, on the device (the layout's, uploaded once)."""
+    from ..sssp_hierarchy.phast_batched import device_layout
+    return device_layout(graph).rank

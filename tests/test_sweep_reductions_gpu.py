@@ -1,0 +1,62 @@
+"""Batched PHAST's working matrix reduced in place (distributed.sweep_reductions): the bits that
+reductions.block_partial gives from the rows, per source, per vertex and in the histogram."""
+import numpy as np
+import pytest
+
+from apsp_kernels import generators
+from apsp_kernels.distributed import reductions
+from apsp_kernels.distributed import sweep_reductions as SR
+from apsp_kernels.distributed.fixed_sums import scales_for
+from apsp_kernels.distributed.reductions import PER_TARGET
+from apsp_kernels.sssp_hierarchy import phast_batched as PB
+from apsp_kernels.sssp_hierarchy.layout import padded_sources
+
+pytestmark = pytest.mark.gpu
+cp = pytest.importorskip("cupy")
+PER_SOURCE = ("eccentricity", "reach_out", "sum_out", "histogram", "scales")
+
+
+def uneven_bins(g):
+    """Bins of uneven widths whose last edge lies below the longest distances (pairs outside them)."""
+    edges = reductions.default_bins(g, 48)[:40]
+    jitter = np.random.default_rng(0).uniform(-0.4, 0.4, len(edges) - 2) * np.diff(edges)[:-1]
+    edges[1:-1] += jitter
+    return edges
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32])
+def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype):
+    g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
+    sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
+    edges = uneven_bins(g)
+    scales = scales_for(g, len(sources))
+    want = reductions.block_partial(PB.multi_source_distances(g, sources), g.inf, sources, edges, scales)
+    sweeps = PB.BatchedPhast(g, SR.K).setup()
+    ranks = cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K))
+    sweeps.sweep(ranks)
+    sums = SR.SweepSums(g.n, scales, SR.device_rank(g))
+    got = SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, sums)
+    assert 0 < int(want["histogram"].sum()) < int(want["pairs"])  # some pairs fall outside the bins
+    for key in PER_SOURCE:
+        assert np.asarray(got[key]).dtype == np.asarray(want[key]).dtype, key
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    assert int(got["pairs"]) == int(want["pairs"])
+    once = sums.result()
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(once[key], want[key], err_msg=key)
+    SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, None)  # already counted: not added
+    assert all(np.array_equal(sums.result()[key], once[key]) for key in PER_TARGET)
+    SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, sums)
+    np.testing.assert_array_equal(sums.result()["reach_in"], 2 * want["reach_in"])
+
+
+def test_a_block_sweeps_and_reduces_in_one_call_and_says_how_long_each_took():
+    g = generators.road_like(5000, 12000, seed=3)
+    sources = np.arange(1000, 1700)
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    sums = SR.SweepSums(g.n, scales, SR.device_rank(g))
+    partial, stats = SR.phast_block(g, sources, edges, scales, sums)
+    want = reductions.block_partial(PB.multi_source_distances(g, sources), g.inf, sources, edges, scales)
+    np.testing.assert_array_equal(partial["eccentricity"], want["eccentricity"])
+    np.testing.assert_array_equal(sums.result()["harmonic_in"], want["harmonic_in"])
+    assert stats["K"] == SR.K and stats["sweep_ms"] > 0 and stats["reduce_ms"] > 0
