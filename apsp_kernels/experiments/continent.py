@@ -1,0 +1,214 @@
+"""Every source's reductions on 1, 2 and 4 GPUs, up to continental road sizes (issue 45).
+
+::
+
+    python -m apsp_kernels.experiments.continent OUT_DIR [--gpus 1 2 4] [--graphs NY BAY]
+        [--stand-in 16777216] [--sample-blocks 128] [--profile paper]
+
+For each graph and each GPU count: a dask-cuda cluster of that many GPUs, a warm-up run, then
+``distributed.all_sources`` of every source of NY and BAY (or a seeded sample of whole 1024-source
+blocks of the road-like stand-in, labelled: the same sources on every GPU count), batched PHAST with
+the reductions read in place from its working matrix (:mod:`apsp_kernels.distributed.sweep_reductions`).
+Each record carries the run's split (sweeps and in-place reductions summed over the blocks on the
+workers' CUDA events, the busiest worker, the time outside the blocks), the K-wide memory bound of a
+tree (bytes per tree over the device copy bandwidth measured on a worker in the same run), whether
+the reductions equal the first GPU count's bit for bit, and a check against the oracle (sampled
+sources' eccentricity, reach and distance sum; sampled vertices' incoming sums by a Dijkstra on the
+reversed graph). The stand-in's generation and contraction (host seconds and the process's peak
+memory) go to ``contraction.csv``.
+
+Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
+``summary.json`` and ``log.txt`` into OUT_DIR.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import datasets, oracle, timing
+from ..distributed import all_sources, cluster, fixed_sums
+from ..distributed.reductions import default_bins
+from ..distributed import sweep_reductions as SR
+from ..records import git_commit, write_atomic, write_csv
+from ..sssp_hierarchy import layout as L
+from ..sssp_hierarchy import phast_batched as PB
+from . import contraction_time
+from .phast_batched import road_stand_in, sweep_bytes_per_tree
+from .scale import _record, open_cluster, verify_reductions
+
+EXPERIMENT = "continent"
+STAND_IN_BLOCK = 1024  # sources per sampled block of a stand-in (a 16M graph's in-place block on an H100)
+HARMONIC_RTOL = 1e-12  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
+
+
+def peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+
+
+def stand_in(n: int, log) -> tuple:
+    """The road-like stand-in of ``n`` vertices, contracted; its host seconds and peak memory."""
+    t = time.perf_counter()
+    g = road_stand_in(n)
+    made, after_made = time.perf_counter() - t, peak_rss_gb()
+    compile_s = contraction_time.warm_up()
+    h, contracted = L.hierarchy_of(g)
+    row = {"graph": g.name, "n": g.n, "m": g.m, "generate_s": made, "contract_s": contracted,
+           "numba_compile_s": compile_s, "levels": h.levels, "shortcuts": h.shortcuts,
+           "peak_rss_gb_after_generate": after_made, "peak_rss_gb_after_contract": peak_rss_gb(),
+           "threads": contraction_time.host_threads()}
+    log(f"{g.name}: generated in {made:.1f} s, contracted in {contracted:.1f} s (numba compile {compile_s:.1f} s "
+        f"before it), peak RSS {row['peak_rss_gb_after_contract']:.1f} GB")
+    return g, row
+
+
+def sample_blocks(n: int, blocks: int, size: int = STAND_IN_BLOCK, seed: int = 0) -> np.ndarray:
+    """The sources of ``blocks`` seeded whole blocks of ``size`` consecutive ids (as a run cuts them)."""
+    starts = np.sort(np.random.default_rng(seed).choice(n // size, size=min(blocks, n // size), replace=False))
+    return (starts[:, None] * size + np.arange(size)).ravel().astype(np.int32)
+
+
+def split_of(run) -> dict:
+    """Seconds in the blocks' sweeps and in-place reductions (workers' CUDA events), summed."""
+    sweep = sum(s.get("sweep_ms", 0.0) for s in run.stats) / 1e3
+    reduce = sum(s.get("reduce_ms", 0.0) for s in run.stats) / 1e3
+    inside = float(np.sum(run.block_seconds))
+    return {"sweeps_s": sweep, "reductions_s": reduce, "blocks_s": inside,
+            "reductions_share": reduce / inside if inside else float("nan"),
+            "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
+
+
+def check_per_vertex(graph, run, sources: np.ndarray, count: int = 2, seed: int = 1) -> dict:
+    """Sampled vertices' incoming distance sums, reach and harmonic sums over ``sources`` against
+    Dijkstra on the reversed graph (d(s, v) for every s at once)."""
+    red = run.reductions
+    rng = np.random.default_rng(seed)
+    worst = 0.0
+    ok = True
+    for v in rng.choice(graph.n, size=count, replace=False):
+        d = oracle.distances(graph.reverse, [int(v)])[0][sources]
+        reached = np.isfinite(d)
+        exact = fixed_sums.to_float(red.fixed["sum_in"][v:v + 1], int(red.fixed["scales"][0]))[0]
+        ok &= exact == float(np.sum(d[reached])) and int(red.per_vertex["reach_in"][v]) == int(reached.sum())
+        positive = d[reached & (d > 0)]
+        want = float(np.sum(1.0 / positive))
+        err = abs(float(red.per_vertex["harmonic"][v]) - want) / max(want, 1e-300)
+        worst = max(worst, err)
+        ok &= err <= HARMONIC_RTOL
+    return {"per_vertex_verified": bool(ok), "per_vertex_harmonic_rel_error": worst,
+            "per_vertex_scope": f"{count} sampled vertices: distance sum and reach exact, harmonic within "
+                                f"{HARMONIC_RTOL:g} (Dijkstra on the reversed graph)"}
+
+
+def bound_us(graph, client) -> tuple[float, float]:
+    """(µs per tree at the K-wide memory bound, copy bytes/s measured on one worker); NaN on CPU workers."""
+    from .. import gpu
+    lay, _ = PB.sweep_layout(graph)
+    first = sorted(cluster.workers(client))[0]
+    if not client.run(gpu.available, workers=[first])[first]:
+        return float("nan"), float("nan")
+    copy = client.run(timing.copy_bandwidth, workers=[first])[first]["bytes_per_s"]
+    return sweep_bytes_per_tree(lay, SR.K, graph.dtype.itemsize) / copy * 1e6, copy
+
+
+def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int = 1) -> list:
+    """One record per GPU count; the first count's run checked against the oracle, every other
+    count's reductions compared with it bit for bit."""
+    records, first, checked = [], None, {}
+    bins = default_bins(graph)  # once: the default takes two host Dijkstras per run
+    for count in gpu_counts:
+        client = open_cluster(count)
+        try:
+            device = f"{count} x {client.run(_device_name)[sorted(cluster.workers(client))[0]]}"
+            t = time.perf_counter()
+            all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
+            warm = time.perf_counter() - t
+            runs = [all_sources(graph, client, sources, bins=bins, progress=False) for _ in range(repeats)]
+            run = sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
+            bound, copy = bound_us(graph, client)
+        finally:
+            cluster.close(client)
+        same = first is None or run.reductions.same_as(first.reductions)
+        same &= all(r.reductions.same_as(run.reductions) for r in runs)
+        first = first or run
+        if not checked:
+            checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
+        check = {key: checked[key] for key in ("verified", "max_error", "verify_scope")}
+        vertex = {key: value for key, value in checked.items() if key.startswith("per_vertex")}
+        split = split_of(run)
+        us = split["sweeps_s"] / len(sources) * 1e6
+        extra = {**split, **vertex, "warm_up_s": warm, "bound_us_per_tree": bound, "copy_bytes_per_s": copy,
+                 "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
+                 "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
+                 "every_source": len(sources) == graph.n,
+                 "every_source_estimate_s": (max(run.worker_seconds.values()) * graph.n / len(sources)
+                                             + run.outside_blocks_s)}
+        check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
+                 "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
+                                 f"the other GPU counts: the same bits"}
+        records.append(_record(EXPERIMENT, graph, run, device, "with_transfers", cfg, sources=len(sources),
+                               check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
+        log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
+            f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
+            f"{bound:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "
+            f"{run.outside_blocks_s:.2f} s; same bits as {gpu_counts[0]} GPU(s): {same}; verified: {check['verified']}")
+    return records
+
+
+def _device_name():
+    from .. import gpu
+    from ..records import cpu_name
+    return gpu.device_info()["device"] if gpu.available() else cpu_name()
+
+
+def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
+         sample: int = 128, profile: str = "paper") -> dict:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines: list = []
+
+    def log(text):
+        print(text, flush=True)
+        lines.append(text)
+    cfg = {"profile": profile}
+    records, contraction = [], []
+    if stand_in_n:  # first: the host work, while no cluster holds the GPUs
+        big, row = stand_in(stand_in_n, log)
+        contraction.append(row)
+        write_csv(pd.DataFrame(contraction), out_dir / "contraction.csv")
+    for name in graphs:
+        g = datasets.load_or_stand_in(name)
+        L.hierarchy_of(g)
+        records += scaling(g, np.arange(g.n, dtype=np.int32), gpus, cfg, log, repeats=2)
+        write_csv(records, out_dir / "records_continent.csv")
+    if stand_in_n:
+        records += scaling(big, sample_blocks(big.n, sample), gpus[::-1], cfg, log)
+        write_csv(records, out_dir / "records_continent.csv")
+    summary = {"commit": git_commit(), "records": len(records), "all_verified": all(r.verified for r in records)}
+    log(json.dumps(summary))
+    write_atomic(out_dir / "log.txt", lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
+    write_atomic(out_dir / "summary.json", lambda tmp: Path(tmp).write_text(json.dumps(summary, indent=1)))
+    return summary
+
+
+def _cli(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--gpus", type=int, nargs="+", default=[1, 2, 4])
+    ap.add_argument("--graphs", nargs="*", default=["NY", "BAY"])
+    ap.add_argument("--stand-in", type=int, default=1 << 24, help="vertices of the road-like stand-in (0: none)")
+    ap.add_argument("--sample-blocks", type=int, default=128)
+    ap.add_argument("--profile", default="paper")
+    a = ap.parse_args(argv)
+    summary = main(a.out_dir, a.gpus, a.graphs, a.stand_in or None, a.sample_blocks, a.profile)
+    return 0 if summary["all_verified"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(_cli())
