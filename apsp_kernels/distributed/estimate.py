@@ -13,9 +13,9 @@ temporary folder that is removed. Worker seconds per source x sources / workers 
 time inside the blocks, with a band from the spread of the blocks' seconds per source (mean +- 2
 standard errors; none from a single block). The sample's time outside its blocks (scheduling,
 transfers, the client's merge, the tail) is added once; per block, as where the client takes each
-block's results in turn (a 16M-vertex graph's per-vertex sums: 400 MB a block), it is the band's
-upper end. The sample's bytes on disk per row x rows estimates the store. When the sample is every
-source, the run is measured, not estimated, and says so. Every number is labelled.
+block's results in turn, it is the band's upper end. The sample's bytes on disk per row x rows
+estimates the store. When the sample is every source, the run is measured, not estimated, and
+says so. Every number is labelled.
 """
 from __future__ import annotations
 

@@ -267,8 +267,8 @@ def road_stand_in(n: int, seed: int = 0):
 
 def all_sources_block(g: Graph) -> int:
     """The block ``distributed.all_sources`` would run on this GPU (its rule, this GPU's free
-    memory): a sample of whole blocks of it carries the per-block costs of the full run (the
-    per-vertex sums come back to the host once a block, 24 bytes a vertex: 384 MB at 16M)."""
+    memory, with rows: this module reduces them in process): a sample of whole blocks of it carries
+    the per-block costs of the full run."""
     return default_block_size(g, block_solvers.PHAST, {"this GPU": {"gpu_free": gpu.free_bytes()}}, on_gpu=True,
                               store=False, reduce=False)
 
