@@ -4,10 +4,10 @@ Batched PHAST (Delling, Goldberg, Nowatzyk, Werneck, IPDPS 2011 / JPDC 2013, Sec
 leaves a block's distances in a vertex-major working matrix (n x columns, the hierarchy's
 numbering). When a run only reduces them (no store), :func:`phast_block` reduces that matrix in
 one pass (``sweep_reductions.cu``) instead of transposing it into rows first: no rows buffer, so
-twice the sources per sweep fit (a 16M-vertex graph: 1024 instead of 512 on an H100, where a
-tree's time falls from 1.26x to 1.04x its memory bound), and the per-vertex sums go straight into
-the worker's accumulator on its GPU (:class:`SweepSums`, handed to the client once per run by
-:mod:`.worker_sums`). The terms and their fixed-point sums are those of
+twice the sources per sweep fit (a 16M-vertex graph: 1024 instead of 512 on an H100; its sweeps
+ran at 1.26-1.29x their memory bound on H200s, ``results/paper/scale/continent``), and the
+per-vertex sums go straight into the worker's accumulator on its GPU (:class:`SweepSums`, handed
+to the client once per run by :mod:`.worker_sums`). The terms and their fixed-point sums are those of
 :func:`.reductions.block_partial` (the same bits: tested on the device against it).
 """
 from __future__ import annotations
