@@ -3,7 +3,8 @@
 ::
 
     python -m apsp_kernels.experiments.continent OUT_DIR [--gpus 1 2 4] [--graphs NY BAY]
-        [--stand-in 16777216] [--sample-blocks 256] [--stand-in-gpus 1 4] [--profile paper]
+        [--stand-in 16777216 | --usa-size] [--sample-blocks 256] [--stand-in-gpus 1 4] [--dry-run 8192]
+        [--profile paper]
 
 For each graph and each GPU count: a dask-cuda cluster of that many GPUs, a warm-up run, then
 ``distributed.all_sources`` of every source of NY and BAY (or a seeded sample of whole 1024-source
@@ -14,8 +15,10 @@ workers' CUDA events, the busiest worker, the time outside the blocks), the K-wi
 tree (bytes per tree over the device copy bandwidth measured on a worker in the same run), whether
 the reductions equal the first GPU count's bit for bit, and a check against the oracle (sampled
 sources' eccentricity, reach and distance sum; sampled vertices' incoming sums by a Dijkstra on the
-reversed graph). The stand-in's generation and contraction (host seconds and the process's peak
-memory) go to ``contraction.csv``.
+reversed graph), the memory plan of a block (its device bytes beside the workers' free memory) and,
+with ``--dry-run``, the dry run's estimate of every source beside the sample's. The stand-in's
+generation and contraction (host seconds and the process's peak memory) go to ``contraction.csv``;
+``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs).
 
 Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
 ``summary.json`` and ``log.txt`` into OUT_DIR.
@@ -32,8 +35,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import datasets, oracle, timing
-from ..distributed import all_sources, cluster, fixed_sums
+from .. import datasets, generators, oracle, timing
+from ..distributed import all_sources, block_solvers, cluster, fixed_sums, runner
+from ..distributed.estimate import estimate
 from ..distributed.reductions import default_bins
 from ..distributed import sweep_reductions as SR
 from ..records import git_commit, write_atomic, write_csv
@@ -44,6 +48,7 @@ from .phast_batched import road_stand_in, sweep_bytes_per_tree
 from .scale import _record, open_cluster, verify_reductions
 
 EXPERIMENT = "continent"
+USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
 STAND_IN_BLOCK = 1024  # sources per sampled block of a stand-in (a 16M graph's in-place block on an H100)
 HARMONIC_RTOL = 1e-12  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
 
@@ -52,10 +57,15 @@ def peak_rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
 
 
-def stand_in(n: int, log) -> tuple:
-    """The road-like stand-in of ``n`` vertices, contracted; its host seconds and peak memory."""
+def stand_in(n: int, log, arcs: int | None = None) -> tuple:
+    """The road-like stand-in of ``n`` vertices (and ``arcs``, else the stand-ins' 2.5 a vertex),
+    contracted; its host seconds and peak memory."""
     t = time.perf_counter()
-    g = road_stand_in(n)
+    if arcs is None:
+        g = road_stand_in(n)
+    else:
+        g = generators.road_like(n, arcs, seed=0, name=f"roadlike-rivers-{n / 1e6:.1f}M-{arcs / 1e6:.1f}M-arcs",
+                                 rivers=generators.ROAD_RIVERS)
     made, after_made = time.perf_counter() - t, peak_rss_gb()
     compile_s = contraction_time.warm_up()
     h, contracted = L.hierarchy_of(g)
@@ -117,15 +127,22 @@ def bound_us(graph, client) -> tuple[float, float]:
     return sweep_bytes_per_tree(lay, SR.K, graph.dtype.itemsize) / copy * 1e6, copy
 
 
-def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int = 1) -> list:
+def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int = 1, dry_run: int = 0) -> list:
     """One record per GPU count; the first count's run checked against the oracle, every other
-    count's reductions compared with it bit for bit."""
-    records, first, checked = [], None, {}
+    count's reductions compared with it bit for bit. ``dry_run``: sources of the dry run
+    (:func:`.distributed.estimate.estimate`) of every source before the first count's run, its
+    estimate beside the one from ``sources``."""
+    records, first, checked, dry = [], None, {}, {}
     bins = default_bins(graph)  # once: the default takes two host Dijkstras per run
     for count in gpu_counts:
         client = open_cluster(count)
         try:
             device = f"{count} x {client.run(_device_name)[sorted(cluster.workers(client))[0]]}"
+            if dry_run and not dry:
+                est = estimate(graph, client, sample=dry_run, bins=bins)
+                dry = {"dry_run_estimate_s": est["seconds"], "dry_run_label": est["label"]}
+                log(f"{graph.name} on {device}: dry run: {est['label']}: {est['seconds']:.0f} s for every source")
+            free = min(f["gpu_free"] for f in client.run(_free_bytes).values())
             t = time.perf_counter()
             all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
             warm = time.perf_counter() - t
@@ -148,7 +165,9 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
                  "every_source": len(sources) == graph.n,
                  "every_source_estimate_s": (max(run.worker_seconds.values()) * graph.n / len(sources)
-                                             + run.outside_blocks_s)}
+                                             + run.outside_blocks_s),
+                 "block_bytes": runner.block_need(graph, run.block_size, block_solvers.PHAST, store=False),
+                 "gpu_free_bytes": free, **(dry if count == gpu_counts[0] else {})}
         check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
                  "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
                                  f"the other GPU counts: the same bits"}
@@ -161,6 +180,11 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int
     return records
 
 
+def _free_bytes():
+    from .. import gpu
+    return {"gpu_free": gpu.free_bytes() if gpu.available() else 0}
+
+
 def _device_name():
     from .. import gpu
     from ..records import cpu_name
@@ -168,7 +192,8 @@ def _device_name():
 
 
 def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
-         sample: int = 256, profile: str = "paper", stand_in_gpus=None) -> dict:
+         sample: int = 256, profile: str = "paper", stand_in_gpus=None, stand_in_arcs: int | None = None,
+         dry_run: int = 0) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines: list = []
@@ -179,10 +204,11 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
     cfg = {"profile": profile}
     records, contraction = [], []
     if stand_in_n:  # first: the host work, while no cluster holds the GPUs
-        big, row = stand_in(stand_in_n, log)
+        big, row = stand_in(stand_in_n, log, stand_in_arcs)
         contraction.append(row)
         write_csv(pd.DataFrame(contraction), out_dir / "contraction.csv")
-        records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log)
+        records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
+                           dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
         big = None
     for name in graphs:
@@ -205,9 +231,12 @@ def _cli(argv=None) -> int:
     ap.add_argument("--stand-in", type=int, default=1 << 24, help="vertices of the road-like stand-in (0: none)")
     ap.add_argument("--sample-blocks", type=int, default=256)
     ap.add_argument("--stand-in-gpus", type=int, nargs="+", help="GPU counts for the stand-in (default: --gpus)")
+    ap.add_argument("--usa-size", action="store_true", help="the stand-in with USA-road-d.USA's vertices and arcs")
+    ap.add_argument("--dry-run", type=int, default=0, help="sources of a dry run (estimate) of the stand-in first")
     ap.add_argument("--profile", default="paper")
     a = ap.parse_args(argv)
-    summary = main(a.out_dir, a.gpus, a.graphs, a.stand_in or None, a.sample_blocks, a.profile, a.stand_in_gpus)
+    n, arcs = USA_SIZE if a.usa_size else (a.stand_in or None, None)
+    summary = main(a.out_dir, a.gpus, a.graphs, n, a.sample_blocks, a.profile, a.stand_in_gpus, arcs, a.dry_run)
     return 0 if summary["all_verified"] else 1
 
 
