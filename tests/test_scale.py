@@ -103,20 +103,28 @@ def test_rederive_gives_the_committed_scale_verdicts_again(tmp_path):
         assert (copy / "records_phast_all_sources.csv").exists()
 
 
-def test_the_stand_ins_past_one_gpu_are_a_labelled_verified_sample_on_every_worker_and_none_on_one(monkeypatch):
-    from apsp_kernels.distributed import cluster
+def test_every_source_on_one_and_two_workers_gives_the_same_bits_and_verdicts_that_rest_on_its_records(tmp_path):
+    from apsp_kernels import report
+    from apsp_kernels.audit import verdict_problems
+    from apsp_kernels.experiments import continent as ct
+    from apsp_kernels.verdicts import annotate
     pytest.importorskip("distributed")
-    g = generators.road_like(600, 1500, seed=2, name="roadlike-tiny").as_stand_in("a test stand-in")
-    cfg = {**sc.config("smoke"), "stand_in_budget_s": 1e-4, "estimate_sample": 32}
-    monkeypatch.setattr(sc, "visible_gpus", lambda: ["0"])
-    assert sc.stand_in_reductions([g], cfg) == []
-    monkeypatch.setattr(sc, "visible_gpus", lambda: ["0", "1"])
-    monkeypatch.setattr(sc, "open_cluster", lambda workers, processes: cluster.local(cpu_workers=workers,
-                                                                                     processes=False))
-    [rec] = sc.stand_in_reductions([g], cfg)
-    assert rec.experiment == "stand_in_reductions" and rec.stand_in and rec.param("workers") == 2
-    assert rec.verified and rec.extrapolated and "sample" in rec.extrapolation
-    assert rec.stat("sources_run") < g.n
+    cfg = sc.config("smoke")
+    roads = {"NY": sc.road_graph("NY", cfg)}
+    folder = tmp_path / "scale"  # the audit finds the claims' EVIDENCE by the folder's notebook
+    records = ct.runs(roads, {}, cfg, folder, log=lambda text: None)
+    assert [r.param("workers") for r in records] == [1, 2] and all(r.verified for r in records)
+    assert all(r.stat("same_bits_as_first") and r.stat("every_source") for r in records)
+    table = ct.table(records)
+    assert list(table["gpus"]) == [1, 2] and table["speedup_vs_1"].iloc[0] == 1.0
+    verdicts = ct.verdicts(records, "CPU workers")
+    assert [v["claim"] for v in verdicts] == [f"{roads['NY'].name}: every reduction the same bits on 1, 2 CPU workers",
+                                              f"{roads['NY'].name}: every source, 2 CPU workers >= 1.9x one"]
+    assert verdicts[0]["holds"] is True
+    report.add_verdicts(folder, verdicts)
+    frame = annotate(folder, sc.EVIDENCE)
+    assert set(frame["basis"]) == {"stand-in"} and frame["records"].str.split().map(len).tolist() == [2, 2]
+    assert verdict_problems(folder) == []
 
 
 def test_the_cpu_baseline_times_its_run_holding_the_hosts_cpu_lock(monkeypatch):
@@ -194,3 +202,23 @@ def test_a_sample_fits_the_budget_by_the_upper_end_of_the_estimates_band():
     assert sc.sample_for(ids, est, budget=40.0)[1:] == (1.0, "")
     one_block = {"seconds": 10.0, "seconds_high": float("nan"), "workers": 2}  # no band: the central value
     assert len(sc.sample_for(ids, one_block, budget=5.0)[0]) == 500
+
+
+def test_the_16m_goals_judge_the_run_on_the_most_gpus_and_every_source_on_four():
+    from apsp_kernels.experiments import continent as ct
+
+    def run(workers, seconds, every_source, **stats):
+        return Record(paper="scale", experiment="continent", method="fast:phast_batched", graph="roadlike-rivers-16M",
+                      n=ct.GOAL_N, m=41_943_040, params={"workers": workers, "sources": 262_144},
+                      time_ms_median=seconds * 1e3, verified=True, stand_in=True, device=f"{workers} x H200",
+                      stats={"same_bits_as_first": True, "in_place": True, "every_source": every_source,
+                             "outside_blocks_s": 1.0, **stats})
+    top = dict(ratio_to_bound=1.29, reductions_share=0.72, sweep_us_per_tree=91.4, bound_us_per_tree=70.9,
+               every_source_estimate_s=1518.0)
+    got = {v["claim"].split(": ", 1)[1]: v for v in ct.verdicts([run(4, 31.7, False, **top), run(1, 90.4, False)])}
+    assert got["a tree within 1.3x of the K-wide memory bound"]["holds"] is True
+    assert got["the reductions at most 30% of a block's time"]["holds"] is False
+    four = got["every source on 4 GPUs in <= 8 min"]
+    assert four["holds"] is False and four["measured"] == "1518 s" and four["note"].startswith("estimated from 262,144")
+    assert got["every source, 4 GPUs >= 3.6x one"]["measured"] == "2.85x"
+    assert got["every reduction the same bits on 1, 4 GPUs"]["holds"] is True

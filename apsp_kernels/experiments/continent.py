@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import sys
 import time
@@ -44,8 +45,8 @@ from ..records import git_commit, write_atomic, write_csv
 from ..sssp_hierarchy import layout as L
 from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
-from .phast_batched import road_stand_in, sweep_bytes_per_tree
-from .scale import _record, open_cluster, verify_reductions
+from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
+from ..verdicts import beside_goal
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
@@ -57,6 +58,14 @@ def peak_rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
 
 
+def stand_in_label(size) -> str:
+    """The name of the stand-in of ``size`` vertices, or of (vertices, arcs)."""
+    if isinstance(size, tuple):
+        n, arcs = size
+        return f"roadlike-rivers-{n / 1e6:.1f}M-{arcs / 1e6:.1f}M-arcs"
+    return stand_in_name(size)
+
+
 def stand_in(n: int, log, arcs: int | None = None) -> tuple:
     """The road-like stand-in of ``n`` vertices (and ``arcs``, else the stand-ins' 2.5 a vertex),
     contracted; its host seconds and peak memory."""
@@ -64,8 +73,7 @@ def stand_in(n: int, log, arcs: int | None = None) -> tuple:
     if arcs is None:
         g = road_stand_in(n)
     else:
-        g = generators.road_like(n, arcs, seed=0, name=f"roadlike-rivers-{n / 1e6:.1f}M-{arcs / 1e6:.1f}M-arcs",
-                                 rivers=generators.ROAD_RIVERS)
+        g = generators.road_like(n, arcs, seed=0, name=stand_in_label((n, arcs)), rivers=generators.ROAD_RIVERS)
     made, after_made = time.perf_counter() - t, peak_rss_gb()
     compile_s = contraction_time.warm_up()
     h, contracted = L.hierarchy_of(g)
@@ -119,23 +127,24 @@ def check_per_vertex(graph, run, sources: np.ndarray, count: int = 2, seed: int 
 def bound_us(graph, client) -> tuple[float, float]:
     """(µs per tree at the K-wide memory bound, copy bytes/s measured on one worker); NaN on CPU workers."""
     from .. import gpu
-    lay, _ = PB.sweep_layout(graph)
     first = sorted(cluster.workers(client))[0]
     if not client.run(gpu.available, workers=[first])[first]:
         return float("nan"), float("nan")
+    lay, _ = PB.sweep_layout(graph)
     copy = client.run(timing.copy_bandwidth, workers=[first])[first]["bytes_per_s"]
     return sweep_bytes_per_tree(lay, SR.K, graph.dtype.itemsize) / copy * 1e6, copy
 
 
-def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int = 1, dry_run: int = 0) -> list:
+def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeats: int = 1, dry_run: int = 0) -> list:
     """One record per GPU count; the first count's run checked against the oracle, every other
     count's reductions compared with it bit for bit. ``dry_run``: sources of the dry run
     (:func:`.distributed.estimate.estimate`) of every source before the first count's run, its
     estimate beside the one from ``sources``."""
+    from .scale import _record, open_cluster, verify_reductions  # scale's notebook imports this module
     records, first, checked, dry = [], None, {}, {}
     bins = default_bins(graph)  # once: the default takes two host Dijkstras per run
     for count in gpu_counts:
-        client = open_cluster(count)
+        client = open_cluster(count, cfg.get("processes", True))
         try:
             device = f"{count} x {client.run(_device_name)[sorted(cluster.workers(client))[0]]}"
             if dry_run and not dry:
@@ -178,6 +187,177 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log, repeats: int
             f"{bound:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "
             f"{run.outside_blocks_s:.2f} s; same bits as {gpu_counts[0]} GPU(s): {same}; verified: {check['verified']}")
     return records
+
+
+# ---------------------------------------------------------------------------- the scale notebook's section
+GOALS = {2: 1.9, 4: 3.6}  # issue 45: every source on this many GPUs against one, on NY, BAY and 16M
+BOUND_GOAL = 1.3  # issue 45: a tree of the 16M stand-in within this factor of its K-wide memory bound
+REDUCTIONS_SHARE_GOAL = 0.30  # issue 45: the reductions at most this share of a block's time
+EVERY_SOURCE_GOAL_S = 480.0  # issue 45: every source of the 16M stand-in on four GPUs
+GOAL_N = 1 << 24
+GOAL_GPUS = 4
+
+
+def config(profile: str) -> dict:
+    """GPU counts, graphs and samples per profile: ``smoke`` the smoke profile's small NY stand-in
+    on 1 and 2 CPU workers; ``default`` NY and BAY on 1 and 2 GPUs; ``paper`` NY, BAY and the
+    road-like stand-ins of 1M, 4M and 16M vertices and USA-road-d.USA's size on 1, 2 and 4 GPUs
+    (the stand-ins a sample of whole blocks, the 16M and USA-sized ones after a dry run)."""
+    from ..profiles import choose
+    return {"gpus": choose(profile, smoke=(1, 2), default=(1, 2), paper=(1, 2, 4)),
+            "stand_ins": choose(profile, smoke=(), default=(), paper=(1 << 20, 1 << 22, 1 << 24)),
+            "usa_size": choose(profile, smoke=False, default=False, paper=True),
+            "sample_blocks": 256, "dry_run": choose(profile, smoke=0, default=0, paper=8192),
+            "repeats": choose(profile, smoke=1, default=2)}
+
+
+def counts_here(counts, on_gpu: bool) -> list:
+    """The GPU counts this host can run (all of them for CPU workers)."""
+    if not on_gpu:
+        return list(counts)
+    from ..gpu import visible_gpus
+    return [c for c in counts if c <= len(visible_gpus())]
+
+
+def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
+    """Every source of each road graph and a sample of each stand-in (``kept``: stand-ins already
+    contracted, by size) on each GPU count of ``cfg["continent"]``: one experiment per graph
+    (``continent_<graph>``, resumable on its own); the stand-ins' contraction in ``contraction.csv``."""
+    from .. import gpu
+    from ..report import measure, save_table
+    cc = cfg["continent"]
+    counts = counts_here(cc["gpus"], gpu.available())
+    records, contraction = [], []
+    for g in roads.values():
+        records += measure(out_dir, f"continent_{g.name}", scaling, g, np.arange(g.n, dtype=np.int32), counts,
+                           cfg, log, repeats=cc["repeats"])
+    sizes = [(n, None) for n in cc["stand_ins"]] + ([USA_SIZE] if cc["usa_size"] else [])
+    for n, arcs in sizes if gpu.available() else []:
+        g = kept.get(n) if arcs is None else None
+        if g is None:
+            g, row = stand_in(n, log, arcs)
+            contraction.append(row)
+        records += measure(out_dir, f"continent_{g.name}", scaling, g, sample_blocks(g.n, cc["sample_blocks"]),
+                           counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= GOAL_N else 0)
+    if contraction and out_dir is not None:
+        save_table(pd.DataFrame(contraction), out_dir, "continent_contraction",
+                   title="Road-like stand-ins (NOT DIMACS graphs): generation and contraction on the host",
+                   note="Host seconds; peak_rss_gb: the notebook process's peak resident memory after each step.")
+    return records
+
+
+def table(records) -> pd.DataFrame:
+    """A row per graph and GPU count: the run, its split, its bound, its speedup over one GPU."""
+    rows = []
+    for r in records:
+        one = next((o for o in records if o.graph == r.graph and o.param("workers") == 1), None)
+        rows.append({"graph": r.graph, "n": r.n, "stand_in": r.stand_in, "gpus": r.param("workers"),
+                     "device": r.device, "sources": r.param("sources"), "every_source": r.stat("every_source"),
+                     "wall_s": r.time_ms_median / 1e3, "busiest_worker_s": r.stat("busiest_worker_s"),
+                     "outside_blocks_s": r.stat("outside_blocks_s"), "sweeps_s": r.stat("sweeps_s"),
+                     "reductions_share": r.stat("reductions_share"), "sweep_us_per_tree": r.stat("sweep_us_per_tree"),
+                     "bound_us_per_tree": r.stat("bound_us_per_tree"), "ratio_to_bound": r.stat("ratio_to_bound"),
+                     "speedup_vs_1": one.time_ms_median / r.time_ms_median if one else float("nan"),
+                     "same_bits_as_first": r.stat("same_bits_as_first"), "verified": r.verified,
+                     "every_source_s": r.time_ms_median / 1e3 if r.stat("every_source")
+                     else r.stat("every_source_estimate_s"),
+                     "block_size": r.param("block_size"), "block_gb": (r.stat("block_bytes") or 0) / 1e9})
+    return pd.DataFrame(rows)
+
+
+def figure(records, device: str = "", unit: str = "GPUs"):
+    """Every source's seconds against n per GPU count (hollow: estimated from a sample), with the
+    K-wide memory bound of each count (dashed)."""
+    import matplotlib.pyplot as plt
+    df = table(records).sort_values("n")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, (count, part) in enumerate(df.groupby("gpus")):
+        color = f"C{i}"
+        ax.plot(part["n"], part["every_source_s"], "-", color=color, label=f"{count} {unit}")
+        for _, row in part.iterrows():
+            ax.plot(row["n"], row["every_source_s"], "o", color=color,
+                    markerfacecolor=color if row["every_source"] else "none")
+        bound_s = part["bound_us_per_tree"] * part["n"] / count / 1e6
+        if bound_s.notna().any():
+            ax.plot(part["n"], bound_s, "--", color=color, alpha=0.6)
+    ax.set(xscale="log", yscale="log", xlabel="vertices n", ylabel="every source's reductions (s)",
+           title=f"Every source: measured (filled) or from a sample (hollow); dashed: memory bound\n{device}")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def verdicts(records, unit: str = "GPUs") -> list[dict]:
+    """Issue 45's goals on these records: the same bits on every GPU count, the scaling from one
+    GPU, and on the 16M stand-in the bound, the reductions' share and every source on four GPUs
+    (``unit``: what the workers were, e.g. CPU workers in the smoke profile)."""
+    out = []
+    for graph in dict.fromkeys(r.graph for r in records):
+        by = {r.param("workers"): r for r in records if r.graph == graph}
+        out += [_same_bits(graph, by, unit), *_scaling(graph, by, unit)]
+        top = by[max(by)]
+        if top.n == GOAL_N and top.stat("in_place"):
+            out += _at_the_goal_size(graph, top, by.get(GOAL_GPUS))
+    return out
+
+
+def _same_bits(graph: str, by: dict, unit: str) -> dict:
+    same = all(r.stat("same_bits_as_first") for r in by.values())
+    first = next(iter(by.values()))
+    return dict(claim=f"{graph}: every reduction the same bits on {', '.join(map(str, sorted(by)))} {unit}",
+                published="bit for bit (issue 45)", measured="the same" if same else "DIFFERENT",
+                holds=same if len(by) > 1 else None,
+                note=f"{first.param('sources'):,} sources; reductions.same_as on every frame and scalar")
+
+
+def _scaling(graph: str, by: dict, unit: str) -> list[dict]:
+    out = []
+    for count, goal in GOALS.items():
+        if 1 in by and count in by:
+            one, many = by[1].time_ms_median / 1e3, by[count].time_ms_median / 1e3
+            out.append(dict(claim=f"{graph}: every source, {count} {unit} >= {goal:g}x one",
+                            published=f">= {goal:g}x (issue 45)", measured=f"{beside_goal(one / many, goal)}x",
+                            holds=one / many >= goal,
+                            note=f"wall {one:.3g} s on one, {many:.3g} s on {count}; outside the blocks "
+                                 f"{by[count].stat('outside_blocks_s'):.2g} s"))
+    return out
+
+
+def _at_the_goal_size(graph: str, top, four) -> list[dict]:
+    """The bound and the reductions' share of the run on the most GPUs; every source on four."""
+    ratio, share = top.stat("ratio_to_bound"), top.stat("reductions_share")
+    out = [dict(claim=f"{graph}: a tree within {BOUND_GOAL:g}x of the K-wide memory bound",
+                published=f"<= {BOUND_GOAL:g}x (issue 45)", measured=f"{beside_goal(ratio, BOUND_GOAL)}x",
+                holds=ratio <= BOUND_GOAL, note=f"sweeps {top.stat('sweep_us_per_tree'):.3g} µs a tree, bound "
+                                                 f"{top.stat('bound_us_per_tree'):.3g} µs on {top.device}"),
+           dict(claim=f"{graph}: the reductions at most {REDUCTIONS_SHARE_GOAL:.0%} of a block's time",
+                published=f"<= {REDUCTIONS_SHARE_GOAL:.0%} (issue 45)", measured=f"{share:.0%}",
+                holds=share <= REDUCTIONS_SHARE_GOAL,
+                note="in-place reductions over the blocks' time, the workers' CUDA events")]
+    if four is not None:
+        full = four.stat("every_source")
+        seconds = four.time_ms_median / 1e3 if full else four.stat("every_source_estimate_s")
+        how = "measured" if full else f"estimated from {four.param('sources'):,} sources in whole blocks"
+        out.append(dict(claim=f"{graph}: every source on {GOAL_GPUS} GPUs in <= {EVERY_SOURCE_GOAL_S / 60:g} min",
+                        published=f"<= {EVERY_SOURCE_GOAL_S:g} s (issue 45)", measured=f"{seconds:.0f} s",
+                        holds=seconds <= EVERY_SOURCE_GOAL_S, note=f"{how} on {four.device}"))
+    return out
+
+
+def evidence(roads=("NY", "BAY"), stand_ins=(1 << 20, 1 << 22, 1 << 24, USA_SIZE)) -> list:
+    """The records each of :func:`verdicts`' claims rests on: its graph's continent records (a road
+    graph's, or the smoke profile's stand-in for it)."""
+    from ..verdicts import Evidence
+    graphs = [(rf"{road}(-stand-in-\d+)?",
+               {"where": f"graph == '{road}' or graph.str.startswith('{road}-stand-in')"}) for road in roads]
+    graphs += [(re.escape(name), {"graph": name}) for name in map(stand_in_label, stand_ins)]
+    claims = ("every reduction the same bits", r"every source, \d+ .* >= ", "a tree within",
+              "the reductions at most", "every source on")
+    return [Evidence(rf"{name}: {claim}", EXPERIMENT, correctness=claim.startswith("every reduction"), **select)
+            for name, select in graphs for claim in claims]
+
+
+EVIDENCE = evidence()
 
 
 def _free_bytes():

@@ -7,8 +7,9 @@
 * Gnutella30 all-pairs written in full to a Zarr store: bytes and time.
 * bulk: Takafuji's m instances of n = 1024 on 1 vs 2 GPUs.
 * batched PHAST (issue 30): per-tree time against K and its memory bound, every source of the
-  roads reduced in process on one GPU, and road-like stand-ins of 1M-16M vertices (labelled);
-  in the paper profile the 16M stand-in's reductions also on every GPU of the host (a sample).
+  roads reduced in process on one GPU, and road-like stand-ins of 1M-16M vertices (labelled).
+* every source on 1, 2 and 4 GPUs (issue 45, :mod:`.continent`): the roads in full, the stand-ins
+  (paper profile, up to USA-road-d.USA's size) as samples of whole blocks; the same bits on each.
 
 Without a GPU (smoke, CI) the "GPU" runs use CPU workers (1 and 2 processes) on small
 stand-in graphs, so the notebook runs to the end; records say which device ran.
@@ -33,6 +34,7 @@ from ..records import Record, cpu_name
 from ..report import label
 from ..gpu import visible_gpus
 from ..sampling import scaled_sample
+from . import continent
 from .scale_phast import (CONTRACTION_METHOD, PHAST_CONTRACTION_GOAL_S, PHAST_GOALS_S, PHAST_METHOD,  # noqa: F401
                           phast_figure, phast_records, phast_roads, phast_stand_ins, phast_verdicts)
 
@@ -71,11 +73,8 @@ def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
         "phast_stand_ins": choose(profile, smoke=(), default=(1 << 20,), paper=(1 << 20, 1 << 22, 1 << 24)),
         # a larger stand-in whose generation and contraction are projected beyond this is not run
         "phast_stand_in_budget_s": choose(profile, smoke=None, default=None, paper=600),
-        # these stand-ins' reductions also through all_sources on every GPU of the host (more than
-        # one): a labelled sample of the sources that the dry run fits in stand_in_budget_s
-        "stand_in_reductions": choose(profile, smoke=(), default=(), paper=(1 << 24,)),
-        "stand_in_budget_s": 20,
-        "stand_in_verify_sources": 2,
+        # every source on 1, 2 and 4 GPUs, the same bits on each (issue 45): continent.config
+        "continent": continent.config(profile),
     }
 
 
@@ -223,23 +222,6 @@ def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:
                   how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]},
                   repeat_seconds=[r.seconds for r in runs])
     return rec, {"run": run, "estimate": est}
-
-
-def stand_in_reductions(graphs, cfg: dict) -> list[Record]:
-    """The all-sources reductions of the road-like stand-ins ``graphs`` (contracted already, as
-    the PHAST section leaves them) through ``all_sources`` on every GPU of the host, each a
-    labelled sample of the sources: beside the one-GPU sample of the PHAST section, the
-    continental sizes past one GPU (issue 30). No records on a host of one GPU."""
-    workers = len(visible_gpus())
-    if workers < 2 or not graphs:
-        return []
-    client = open_cluster(workers, cfg["processes"])
-    try:
-        run_cfg = {**cfg, "budget_s": cfg["stand_in_budget_s"], "verify_sources": cfg["stand_in_verify_sources"],
-                   "road_repeats": 1}
-        return [road_run(g, client, run_cfg, "stand_in_reductions")[0] for g in graphs]
-    finally:
-        cluster.close(client)
 
 
 def cpu_baseline(graph, cfg, experiment) -> Record:
@@ -461,6 +443,7 @@ EVIDENCE = [
     *(Evidence(rf"{road}: all [\d,]+ sources' reductions by batched PHAST", "phast_all_sources",
                method=PHAST_METHOD, graph=road) for road in ("NY", "BAY")),
     Evidence(r"NY: contraction in", "phast_all_sources", method=CONTRACTION_METHOD, graph="NY"),
+    *continent.EVIDENCE,
 ]
 
 
@@ -494,6 +477,8 @@ def rederive(folder) -> pd.DataFrame:
     reset_verdicts(folder)
     add_verdicts(folder, verdicts(roads, road, cpu, bulk, cfg, unit="GPUs" if on_gpu else None))
     phast_verdicts(folder, ends, device=run.get("device"))
+    spread = [r for path in sorted(folder.glob("records_continent_*.csv")) for r in from_csv(path)]
+    add_verdicts(folder, continent.verdicts(spread))
     frame = annotate(folder, EVIDENCE)
     write_run_info(folder, rederived={"what": "verdicts re-derived from this run's records by scale.rederive; "
                                               "nothing measured again",
