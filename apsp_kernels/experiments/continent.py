@@ -47,6 +47,7 @@ from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
 from ..verdicts import beside_goal
+from .scale_runs import open_cluster, run_record, verify_reductions
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
@@ -140,7 +141,6 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     count's reductions compared with it bit for bit. ``dry_run``: sources of the dry run
     (:func:`.distributed.estimate.estimate`) of every source before the first count's run, its
     estimate beside the one from ``sources``."""
-    from .scale import _record, open_cluster, verify_reductions  # scale's notebook imports this module
     records, first, checked, dry = [], None, {}, {}
     bins = default_bins(graph)  # once: the default takes two host Dijkstras per run
     for count in gpu_counts:
@@ -180,7 +180,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
                  "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
                                  f"the other GPU counts: the same bits"}
-        records.append(_record(EXPERIMENT, graph, run, device, "with_transfers", cfg, sources=len(sources),
+        records.append(run_record(EXPERIMENT, graph, run, device, "with_transfers", cfg, sources=len(sources),
                                check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
         log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
