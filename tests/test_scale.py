@@ -107,6 +107,7 @@ def test_every_source_on_one_and_two_workers_gives_the_same_bits_and_verdicts_th
     from apsp_kernels import report
     from apsp_kernels.audit import verdict_problems
     from apsp_kernels.experiments import continent as ct
+    from apsp_kernels.experiments import continent_claims
     from apsp_kernels.verdicts import annotate
     pytest.importorskip("distributed")
     cfg = sc.config("smoke")
@@ -117,7 +118,7 @@ def test_every_source_on_one_and_two_workers_gives_the_same_bits_and_verdicts_th
     assert all(r.stat("same_bits_as_first") and r.stat("every_source") for r in records)
     table = ct.table(records)
     assert list(table["gpus"]) == [1, 2] and table["speedup_vs_1"].iloc[0] == 1.0
-    verdicts = ct.verdicts(records, "CPU workers")
+    verdicts = continent_claims.verdicts(records, "CPU workers")
     assert [v["claim"] for v in verdicts] == [f"{roads['NY'].name}: every reduction the same bits on 1, 2 CPU workers",
                                               f"{roads['NY'].name}: every source, 2 CPU workers >= 1.9x one"]
     assert verdicts[0]["holds"] is True
@@ -205,7 +206,7 @@ def test_a_sample_fits_the_budget_by_the_upper_end_of_the_estimates_band():
 
 
 def test_the_16m_goals_judge_the_run_on_the_most_gpus_and_every_source_on_four():
-    from apsp_kernels.experiments import continent as ct
+    from apsp_kernels.experiments import continent_claims as ct
 
     def run(workers, seconds, every_source, **stats):
         return Record(paper="scale", experiment="continent", method="fast:phast_batched", graph="roadlike-rivers-16M",

@@ -21,13 +21,13 @@ generation and contraction (host seconds and the process's peak memory) go to ``
 ``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs).
 
 Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
-``summary.json`` and ``log.txt`` into OUT_DIR.
+``summary.json`` and ``log.txt`` into OUT_DIR. ``notebooks/scale.ipynb`` runs the same per graph
+(:func:`runs`, :func:`table`, :func:`figure`; its verdicts in :mod:`.continent_claims`).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import resource
 import sys
 import time
@@ -46,13 +46,13 @@ from ..sssp_hierarchy import layout as L
 from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
-from ..verdicts import beside_goal
 from .scale_runs import open_cluster, run_record, verify_reductions
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
 STAND_IN_BLOCK = 1024  # sources per sampled block of a stand-in (a 16M graph's in-place block on an H100)
-HARMONIC_RTOL = 1e-12  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
+HARMONIC_RTOL = 1e-12
+DRY_RUN_FROM_N = 1 << 24  # stand-ins this large get a dry run before their sample  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
 
 
 def peak_rss_gb() -> float:
@@ -190,14 +190,6 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
 
 
 # ---------------------------------------------------------------------------- the scale notebook's section
-GOALS = {2: 1.9, 4: 3.6}  # issue 45: every source on this many GPUs against one, on NY, BAY and 16M
-BOUND_GOAL = 1.3  # issue 45: a tree of the 16M stand-in within this factor of its K-wide memory bound
-REDUCTIONS_SHARE_GOAL = 0.30  # issue 45: the reductions at most this share of a block's time
-EVERY_SOURCE_GOAL_S = 480.0  # issue 45: every source of the 16M stand-in on four GPUs
-GOAL_N = 1 << 24
-GOAL_GPUS = 4
-
-
 def config(profile: str) -> dict:
     """GPU counts, graphs and samples per profile: ``smoke`` the smoke profile's small NY stand-in
     on 1 and 2 CPU workers; ``default`` NY and BAY on 1 and 2 GPUs; ``paper`` NY, BAY and the
@@ -238,7 +230,7 @@ def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
             g, row = stand_in(n, log, arcs)
             contraction.append(row)
         records += measure(out_dir, f"continent_{g.name}", scaling, g, sample_blocks(g.n, cc["sample_blocks"]),
-                           counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= GOAL_N else 0)
+                           counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= DRY_RUN_FROM_N else 0)
     if contraction and out_dir is not None:
         save_table(pd.DataFrame(contraction), out_dir, "continent_contraction",
                    title="Road-like stand-ins (NOT DIMACS graphs): generation and contraction on the host",
@@ -285,79 +277,6 @@ def figure(records, device: str = "", unit: str = "GPUs"):
     ax.legend()
     fig.tight_layout()
     return fig
-
-
-def verdicts(records, unit: str = "GPUs") -> list[dict]:
-    """Issue 45's goals on these records: the same bits on every GPU count, the scaling from one
-    GPU, and on the 16M stand-in the bound, the reductions' share and every source on four GPUs
-    (``unit``: what the workers were, e.g. CPU workers in the smoke profile)."""
-    out = []
-    for graph in dict.fromkeys(r.graph for r in records):
-        by = {r.param("workers"): r for r in records if r.graph == graph}
-        out += [_same_bits(graph, by, unit), *_scaling(graph, by, unit)]
-        top = by[max(by)]
-        if top.n == GOAL_N and top.stat("in_place"):
-            out += _at_the_goal_size(graph, top, by.get(GOAL_GPUS))
-    return out
-
-
-def _same_bits(graph: str, by: dict, unit: str) -> dict:
-    same = all(r.stat("same_bits_as_first") for r in by.values())
-    first = next(iter(by.values()))
-    return dict(claim=f"{graph}: every reduction the same bits on {', '.join(map(str, sorted(by)))} {unit}",
-                published="bit for bit (issue 45)", measured="the same" if same else "DIFFERENT",
-                holds=same if len(by) > 1 else None,
-                note=f"{first.param('sources'):,} sources; reductions.same_as on every frame and scalar")
-
-
-def _scaling(graph: str, by: dict, unit: str) -> list[dict]:
-    out = []
-    for count, goal in GOALS.items():
-        if 1 in by and count in by:
-            one, many = by[1].time_ms_median / 1e3, by[count].time_ms_median / 1e3
-            out.append(dict(claim=f"{graph}: every source, {count} {unit} >= {goal:g}x one",
-                            published=f">= {goal:g}x (issue 45)", measured=f"{beside_goal(one / many, goal)}x",
-                            holds=one / many >= goal,
-                            note=f"wall {one:.3g} s on one, {many:.3g} s on {count}; outside the blocks "
-                                 f"{by[count].stat('outside_blocks_s'):.2g} s"))
-    return out
-
-
-def _at_the_goal_size(graph: str, top, four) -> list[dict]:
-    """The bound and the reductions' share of the run on the most GPUs; every source on four."""
-    ratio, share = top.stat("ratio_to_bound"), top.stat("reductions_share")
-    out = [dict(claim=f"{graph}: a tree within {BOUND_GOAL:g}x of the K-wide memory bound",
-                published=f"<= {BOUND_GOAL:g}x (issue 45)", measured=f"{beside_goal(ratio, BOUND_GOAL)}x",
-                holds=ratio <= BOUND_GOAL, note=f"sweeps {top.stat('sweep_us_per_tree'):.3g} µs a tree, bound "
-                                                 f"{top.stat('bound_us_per_tree'):.3g} µs on {top.device}"),
-           dict(claim=f"{graph}: the reductions at most {REDUCTIONS_SHARE_GOAL:.0%} of a block's time",
-                published=f"<= {REDUCTIONS_SHARE_GOAL:.0%} (issue 45)", measured=f"{share:.0%}",
-                holds=share <= REDUCTIONS_SHARE_GOAL,
-                note="in-place reductions over the blocks' time, the workers' CUDA events")]
-    if four is not None:
-        full = four.stat("every_source")
-        seconds = four.time_ms_median / 1e3 if full else four.stat("every_source_estimate_s")
-        how = "measured" if full else f"estimated from {four.param('sources'):,} sources in whole blocks"
-        out.append(dict(claim=f"{graph}: every source on {GOAL_GPUS} GPUs in <= {EVERY_SOURCE_GOAL_S / 60:g} min",
-                        published=f"<= {EVERY_SOURCE_GOAL_S:g} s (issue 45)", measured=f"{seconds:.0f} s",
-                        holds=seconds <= EVERY_SOURCE_GOAL_S, note=f"{how} on {four.device}"))
-    return out
-
-
-def evidence(roads=("NY", "BAY"), stand_ins=(1 << 20, 1 << 22, 1 << 24, USA_SIZE)) -> list:
-    """The records each of :func:`verdicts`' claims rests on: its graph's continent records (a road
-    graph's, or the smoke profile's stand-in for it)."""
-    from ..verdicts import Evidence
-    graphs = [(rf"{road}(-stand-in-\d+)?",
-               {"where": f"graph == '{road}' or graph.str.startswith('{road}-stand-in')"}) for road in roads]
-    graphs += [(re.escape(name), {"graph": name}) for name in map(stand_in_label, stand_ins)]
-    claims = ("every reduction the same bits", r"every source, \d+ .* >= ", "a tree within",
-              "the reductions at most", "every source on")
-    return [Evidence(rf"{name}: {claim}", EXPERIMENT, correctness=claim.startswith("every reduction"), **select)
-            for name, select in graphs for claim in claims]
-
-
-EVIDENCE = evidence()
 
 
 def _free_bytes():

@@ -32,7 +32,7 @@ from ..profiles import check, choose
 from ..records import Record
 from ..report import label
 from ..sampling import scaled_sample
-from . import continent
+from . import continent, continent_claims
 from .scale_runs import (PAPER, device_of, open_cluster, run_record, verify_reductions, verify_store,  # noqa: F401
                          worker_unit, workers_count)
 from .scale_phast import (CONTRACTION_METHOD, PHAST_CONTRACTION_GOAL_S, PHAST_GOALS_S, PHAST_METHOD,  # noqa: F401
@@ -356,7 +356,7 @@ EVIDENCE = [
     *(Evidence(rf"{road}: all [\d,]+ sources' reductions by batched PHAST", "phast_all_sources",
                method=PHAST_METHOD, graph=road) for road in ("NY", "BAY")),
     Evidence(r"NY: contraction in", "phast_all_sources", method=CONTRACTION_METHOD, graph="NY"),
-    *continent.EVIDENCE,
+    *continent_claims.EVIDENCE,
 ]
 
 
@@ -391,7 +391,7 @@ def rederive(folder) -> pd.DataFrame:
     add_verdicts(folder, verdicts(roads, road, cpu, bulk, cfg, unit="GPUs" if on_gpu else None))
     phast_verdicts(folder, ends, device=run.get("device"))
     spread = [r for path in sorted(folder.glob("records_continent_*.csv")) for r in from_csv(path)]
-    add_verdicts(folder, continent.verdicts(spread))
+    add_verdicts(folder, continent_claims.verdicts(spread))
     frame = annotate(folder, EVIDENCE)
     write_run_info(folder, rederived={"what": "verdicts re-derived from this run's records by scale.rederive; "
                                               "nothing measured again",
