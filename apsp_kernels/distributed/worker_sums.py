@@ -12,7 +12,7 @@ worker.
 Where a block's rows are reduced on the host side of :func:`.reductions.block_partial` (CPU workers,
 a store, other block solvers) the accumulator is NumPy (:class:`WorkerSums`); where batched PHAST's
 working matrix is reduced in place (:mod:`.sweep_reductions`) it stays on the GPU and the kernel adds
-into it (:func:`add_in_place`), so nothing as long as the graph leaves the GPU before the end.
+into it (:func:`add_in_place`): no per-vertex array leaves the GPU before the end of the run.
 """
 from __future__ import annotations
 

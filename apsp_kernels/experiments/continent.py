@@ -46,7 +46,8 @@ from ..sssp_hierarchy import layout as L
 from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
-from .scale_runs import open_cluster, run_record, verify_reductions
+from ..distributed.tasks import worker_facts
+from .scale_runs import device_of, open_cluster, run_record, verify_reductions
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
@@ -125,12 +126,11 @@ def check_per_vertex(graph, run, sources: np.ndarray, count: int = 2, seed: int 
                                 f"{HARMONIC_RTOL:g} (Dijkstra on the reversed graph)"}
 
 
-def bound_us(graph, client) -> tuple[float, float]:
+def bound_us(graph, client, on_gpu: bool) -> tuple[float, float]:
     """(µs per tree at the K-wide memory bound, copy bytes/s measured on one worker); NaN on CPU workers."""
-    from .. import gpu
-    first = sorted(cluster.workers(client))[0]
-    if not client.run(gpu.available, workers=[first])[first]:
+    if not on_gpu:
         return float("nan"), float("nan")
+    first = sorted(cluster.workers(client))[0]
     lay, _ = PB.sweep_layout(graph)
     copy = client.run(timing.copy_bandwidth, workers=[first])[first]["bytes_per_s"]
     return sweep_bytes_per_tree(lay, SR.K, graph.dtype.itemsize) / copy * 1e6, copy
@@ -146,18 +146,19 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     for count in gpu_counts:
         client = open_cluster(count, cfg.get("processes", True))
         try:
-            device = f"{count} x {client.run(_device_name)[sorted(cluster.workers(client))[0]]}"
+            device, _ = device_of(client)
+            facts = client.run(worker_facts).values()
             if dry_run and not dry:
                 est = estimate(graph, client, sample=dry_run, bins=bins)
                 dry = {"dry_run_estimate_s": est["seconds"], "dry_run_label": est["label"]}
                 log(f"{graph.name} on {device}: dry run: {est['label']}: {est['seconds']:.0f} s for every source")
-            free = min(f["gpu_free"] for f in client.run(_free_bytes).values())
+            free = min(f["gpu_free"] for f in facts)
             t = time.perf_counter()
             all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
             warm = time.perf_counter() - t
             runs = [all_sources(graph, client, sources, bins=bins, progress=False) for _ in range(repeats)]
             run = sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
-            bound, copy = bound_us(graph, client)
+            bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts))
         finally:
             cluster.close(client)
         same = first is None or run.reductions.same_as(first.reductions)
@@ -277,17 +278,6 @@ def figure(records, device: str = "", unit: str = "GPUs"):
     ax.legend()
     fig.tight_layout()
     return fig
-
-
-def _free_bytes():
-    from .. import gpu
-    return {"gpu_free": gpu.free_bytes() if gpu.available() else 0}
-
-
-def _device_name():
-    from .. import gpu
-    from ..records import cpu_name
-    return gpu.device_info()["device"] if gpu.available() else cpu_name()
 
 
 def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
