@@ -33,7 +33,8 @@ def test_percent_columns_take_the_percent_row_and_hit_rates_are_read():
 def test_without_ncu_every_target_says_why(monkeypatch):
     monkeypatch.setattr(kp, "ncu_path", lambda: None)
     table = kp.collect()
-    assert list(table["target"]) == [t for t in kp.TARGETS if t not in kp.SLOW_TARGETS]
+    assert list(table["target"]) == list(kp.DEFAULT_TARGETS)
+    assert "sweep_reductions_ny" not in kp.DEFAULT_TARGETS and set(kp.CONTINENT_TARGETS) <= set(kp.TARGETS)
     assert "phast_down_ny" in set(table["target"]) and "phast_down_4m" not in set(table["target"])
     assert table["skipped"].str.contains("not on this host's PATH").all()
     fig = kp.figure(pd.DataFrame({"target": ["a"], "skipped": [""], "sm_throughput_pct": [90.0],
@@ -45,3 +46,11 @@ def test_no_metrics_table_is_an_error():
     import pytest
     with pytest.raises(ValueError, match="no metrics"):
         kp.parse_ncu_csv("==ERR== profiling failed\n")
+
+
+def test_the_limiter_is_the_throughput_near_its_peak_else_latency():
+    assert kp.limiter({"sm_throughput_pct": 31.0, "memory_throughput_pct": 79.0}) == "memory"
+    assert kp.limiter({"sm_throughput_pct": 92.0, "memory_throughput_pct": 34.0}) == "compute"
+    assert kp.limiter({"sm_throughput_pct": 50.0, "memory_throughput_pct": 18.0,
+                       "achieved_occupancy_pct": 24.5}) == "latency (24 % occupancy)"
+    assert kp.limiter({"skipped": "no ncu"}) == ""

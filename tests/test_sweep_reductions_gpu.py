@@ -16,27 +16,31 @@ cp = pytest.importorskip("cupy")
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out", "histogram", "scales")
 
 
-def uneven_bins(rows, inf):
-    """Bins of uneven widths whose last edge lies below the rows' longest distances (pairs outside them)."""
+def uneven_bins(rows, inf, count=40, start=0.0):
+    """Bins of uneven widths from ``start`` (a fraction of the rows' longest distance) to below that
+    distance (pairs outside them)."""
     top = float(cp.where(rows < inf, rows, 0).max())
-    edges = np.linspace(0.0, 0.7 * top, 40)
+    edges = np.linspace(start * top, 0.7 * top, count)
     edges[1:-1] += np.random.default_rng(0).uniform(-0.4, 0.4, len(edges) - 2) * np.diff(edges)[:-1]
     return edges
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.float32])
-def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype):
+@pytest.mark.parametrize("dtype, edge_count, start",
+                         [(np.int32, 40, 0.0), (np.float32, 40, 0.0), (np.float64, 40, 0.0), (np.int32, 300, 0.1)])
+def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start):
+    """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
+    own rows, which the pairs leave out."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
     rows = PB.multi_source_distances(g, sources)
-    edges = uneven_bins(rows, g.inf)
+    edges = uneven_bins(rows, g.inf, edge_count, start)
     scales = scales_for(g, len(sources))
     want = reductions.block_partial(rows, g.inf, sources, edges, scales)
     sweeps = PB.BatchedPhast(g, SR.K).setup()
     ranks = cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K))
     sweeps.sweep(ranks)
     sums = SR.SweepSums(g.n, scales, SR.device_rank(g))
-    got = SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, sums)
+    got = SR.reduce_matrix(sweeps.D, len(sources), g.inf, edges, scales, sums)
     assert 0 < int(want["histogram"].sum()) < int(want["pairs"])  # some pairs fall outside the bins
     for key in PER_SOURCE:
         assert np.asarray(got[key]).dtype == np.asarray(want[key]).dtype, key
@@ -45,9 +49,9 @@ def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype):
     once = sums.result()
     for key in PER_TARGET:
         np.testing.assert_array_equal(once[key], want[key], err_msg=key)
-    SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, None)  # already counted: not added
+    SR.reduce_matrix(sweeps.D, len(sources), g.inf, edges, scales, None)  # already counted: not added
     assert all(np.array_equal(sums.result()[key], once[key]) for key in PER_TARGET)
-    SR.reduce_matrix(sweeps.D, len(sources), ranks, g.inf, edges, scales, sums)
+    SR.reduce_matrix(sweeps.D, len(sources), g.inf, edges, scales, sums)
     np.testing.assert_array_equal(sums.result()["reach_in"], 2 * want["reach_in"])
 
 

@@ -1,21 +1,44 @@
 // The reductions of a block of sources read in place from batched PHAST's working matrix (issue 45): D is
 // vertex-major (n rows in the hierarchy's numbering, `stride` columns, the first `count` of them the block's
-// sources, phast_batched.cu), so the rows are never transposed or copied. One pass over D gives what
+// sources, phast_batched.cu), so the rows are never transposed or copied. One read of D gives what
 // reductions.cu gives from the rows, with the same fixed-point terms (fixed_point.cuh):
-//   per vertex (row v): the sum of d, the count of d < inf, the sum of 1/d over d > 0, ADDED to the caller's
-//     accumulators (a worker's, across its blocks: fixed point, so in any order) when `accumulate`;
-//   per source (column c): the max of d (reached, else 0) as an order key, the count of d < inf, the sum of d;
-//   the distance histogram of the pairs (c, v) with v reached and v not the source's own row (numpy's rule).
-// Grid: y over chunks of 256 columns, x over the rows in strides (a warp per row, lane l on columns
-// l + 32 j); per-column partials stay in registers over a warp's rows, are added in shared memory per CUDA
-// block and once per block in global memory; every sum is an integer, so the atomics' order does not matter.
+//   per source (column c): the max of d (reached, else 0) as an order key, the count of d < inf, the sum of d,
+//     and the distance histogram of the pairs (c, v) with v reached and v not the source's own row (numpy's
+//     rule: the last edge <= d, the last bin closed; the own row is at distance 0, as a sweep leaves it);
+//   per vertex (row v), when `accumulate`: the sum of d, the count of d < inf and the sum of 1/d over d > 0,
+//     ADDED to the caller's accumulators (a worker's, across its blocks: fixed point, so in any order).
+// A CUDA block owns a chunk of 1024 columns (four neighbouring ones a thread, one vector load a row) over a
+// slice of the rows, taken a tile of 8 rows at a time: each thread adds its columns' terms in registers, then
+// the tile goes to shared memory, where a warp per row adds the row's terms (a warp reduction a row and chunk,
+// no atomics when one chunk holds every column) while the next tile's loads are in flight. The histogram counts
+// in shared memory in a counter per bin and lane (no two lanes of a warp share one), once per bin and CUDA block
+// in global memory; an int distance finds its bin among integer thresholds, not by float arithmetic. Every sum
+// is an integer, so the atomics' order does not matter.
 #include "fixed_point.cuh"
 
-constexpr int SWR_WARPS = 8;  // 256 threads
-constexpr int SWR_PER_LANE = 8;  // columns per lane: a warp covers a chunk of 256 columns
-constexpr int SWR_CHUNK = 32 * SWR_PER_LANE;
+constexpr int SWR_THREADS = 256;
+constexpr int SWR_OWN = 4;                                 // neighbouring columns a thread owns
+constexpr int SWR_CHUNK = SWR_THREADS * SWR_OWN;           // columns of a CUDA block
+constexpr int SWR_TILE = SWR_THREADS / 32;                 // rows of a tile: one a warp in the row phase
+constexpr int SWR_LANE_BINS = 256;                         // more bins than this count in global memory
 
-// a 128-bit add as two 64-bit atomics: the low word's carries reach the high word whatever the order
+template <typename T>
+struct alignas(SWR_OWN * sizeof(T)) SwrQuad {
+    T x[SWR_OWN];
+};
+
+// an order key of a non-negative distance: its value for int, its bits for float and double
+__device__ __forceinline__ unsigned swr_key(int x) { return (unsigned)x; }
+__device__ __forceinline__ unsigned swr_key(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned long long swr_key(double x) { return (unsigned long long)__double_as_longlong(x); }
+
+template <typename T>
+struct SwrColumn {
+    FixedSum total;
+    decltype(swr_key(T())) key;
+    unsigned reached;
+};
+
 __device__ __forceinline__ void swr_atomic_add(unsigned long long* at, unsigned long long lo, unsigned long long hi) {
     if (lo) {
         const unsigned long long old = atomicAdd(at, lo);
@@ -24,138 +47,208 @@ __device__ __forceinline__ void swr_atomic_add(unsigned long long* at, unsigned 
     if (hi) atomicAdd(at + 1, hi);
 }
 
-__device__ __forceinline__ void swr_fixed_atomic(unsigned long long* at, const FixedSum& a, int scale) {
+// a fixed-point sum added to the two words at `at`: atomically when other CUDA blocks add to them too
+__device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const FixedSum& a, int scale, bool shared) {
     unsigned long long words[2];
     fixed_store(a, scale, words);
-    swr_atomic_add(at, words[0], words[1]);
-}
-
-__device__ __forceinline__ unsigned long long swr_shfl(unsigned long long x, int offset) {
-    return __shfl_down_sync(0xffffffffu, x, offset);
+    if (shared) {
+        swr_atomic_add(at, words[0], words[1]);
+    } else {
+        const unsigned long long old = at[0];
+        at[0] = old + words[0];
+        at[1] += words[1] + (old + words[0] < old);
+    }
 }
 
 __device__ __forceinline__ void swr_warp_sum(FixedSum& a) {
     for (int offset = 16; offset > 0; offset >>= 1) {
-        const unsigned long long lo = swr_shfl(a.lo, offset), hi = swr_shfl(a.hi, offset), whole = swr_shfl(a.whole, offset);
+        const unsigned long long lo = __shfl_down_sync(0xffffffffu, a.lo, offset);
+        const unsigned long long hi = __shfl_down_sync(0xffffffffu, a.hi, offset);
+        a.whole += __shfl_down_sync(0xffffffffu, a.whole, offset);
         fixed_add(a, lo, hi);
-        a.whole += whole;
     }
 }
 
-// an order key of a non-negative distance: its value for int, its bits for float and double
-__device__ __forceinline__ unsigned long long swr_key(int x) { return (unsigned long long)x; }
-__device__ __forceinline__ unsigned long long swr_key(float x) { return (unsigned long long)__float_as_uint(x); }
-__device__ __forceinline__ unsigned long long swr_key(double x) { return (unsigned long long)__double_as_longlong(x); }
+// the tile of rows v0 .. v0 + SWR_TILE - 1 of this thread's columns; rows at or past `last` and columns past the
+// row (a chunk past `stride`) read as inf, which no term counts
+template <typename T>
+__device__ __forceinline__ void swr_load(const T* D, int stride, int v0, int last, int own, T inf,
+                                         SwrQuad<T> (&tile)[SWR_TILE]) {
+#pragma unroll
+    for (int r = 0; r < SWR_TILE; ++r) {
+        if (own < stride && v0 + r < last) {
+            tile[r] = *reinterpret_cast<const SwrQuad<T>*>(D + (long long)(v0 + r) * stride + own);
+        } else {
+#pragma unroll
+            for (int j = 0; j < SWR_OWN; ++j) tile[r].x[j] = inf;
+        }
+    }
+}
+
+// numpy's bin of a reached distance (the last edge <= d, the last bin closed), -1 outside the edges. An int is
+// binned by integer thresholds (t[b] = ceil(edges[b]) for b < bins, t[bins] = floor(edges[bins]) + 1, both
+// clipped to int; d >= edges[b] exactly when d >= t[b]) from a guess by a multiply-high; a float by the edges
+// themselves. The guess only starts the search: the bin is exact for any edges.
+struct SwrBins {
+    const double* edges;
+    const int* thresholds;
+    int bins;
+    unsigned per_unit;  // the guess's scale: bins / (hi - lo) in 32-bit fixed point (saturated)
+    double lo, hi, per_bin;
+};
+
+__device__ __forceinline__ int swr_bin(int x, const SwrBins& h) {
+    const int* t = h.thresholds;
+    if (x < t[0] || x >= t[h.bins]) return -1;
+    int b = min((int)__umulhi((unsigned)x - (unsigned)t[0], h.per_unit), h.bins - 1);
+    while (b > 0 && x < t[b]) --b;
+    while (b < h.bins - 1 && t[b + 1] <= x) ++b;
+    return b;
+}
 
 template <typename T>
-__device__ void swr_reduce(const T* D, long long n, int stride, int count, T inf, int scale, int inverse_scale,
-                           const int* col_row, const double* edges, int n_edges, int accumulate,
-                           unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,
-                           unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,
-                           unsigned long long* counts) {
-    extern __shared__ unsigned long long swr_smem[];  // n_edges: the bins, then the pairs
-    __shared__ unsigned long long s_sum[SWR_CHUNK][3], s_reach[SWR_CHUNK], s_ecc[SWR_CHUNK];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int i = threadIdx.x; i < n_edges; i += blockDim.x) swr_smem[i] = 0;
-    for (int i = threadIdx.x; i < SWR_CHUNK; i += blockDim.x) {
-        s_sum[i][0] = s_sum[i][1] = s_sum[i][2] = 0;
-        s_reach[i] = s_ecc[i] = 0;
-    }
-    __syncthreads();
-    const int chunk = blockIdx.y * SWR_CHUNK;
-    int row_of[SWR_PER_LANE];
-    FixedSum col_sum[SWR_PER_LANE];
-    unsigned long long col_ecc[SWR_PER_LANE];
-    unsigned col_reach[SWR_PER_LANE];
-#pragma unroll
-    for (int j = 0; j < SWR_PER_LANE; ++j) {
-        const int c = chunk + lane + 32 * j;
-        row_of[j] = c < count ? col_row[c] : -1;
-        col_sum[j] = {0, 0, 0};
-        col_ecc[j] = 0;
-        col_reach[j] = 0;
-    }
-    const double lo = edges[0], hi = edges[n_edges - 1], per_bin = (n_edges - 1) / (hi - lo);
-    unsigned long long pairs = 0;
-    for (long long v = (long long)blockIdx.x * SWR_WARPS + warp; v < n; v += (long long)gridDim.x * SWR_WARPS) {
-        const T* row = D + v * stride;
-        FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
-        unsigned reached = 0;
-#pragma unroll
-        for (int j = 0; j < SWR_PER_LANE; ++j) {
-            const int c = chunk + lane + 32 * j;
-            int bin = -1;
-            if (c < count) {
-                const T x = row[c];
-                if (x < inf) {
-                    fixed_add_term(total, x, scale);
-                    fixed_add_term(col_sum[j], x, scale);
-                    ++reached;
-                    ++col_reach[j];
-                    col_ecc[j] = max(col_ecc[j], swr_key(x));
-                    if (x > T(0)) fixed_add_double(inverse, 1.0 / (double)x, inverse_scale);
-                    if (row_of[j] != v) {
-                        ++pairs;
-                        const double d = (double)x;
-                        if (lo <= d && d <= hi) {  // numpy's bin: the last edge <= d, the last bin closed
-                            bin = min(max((int)((d - lo) * per_bin), 0), n_edges - 2);
-                            while (bin > 0 && d < edges[bin]) --bin;
-                            while (bin < n_edges - 2 && edges[bin + 1] <= d) ++bin;
-                        }
-                    }
-                }
-            }
-            const unsigned active = __ballot_sync(0xffffffffu, bin >= 0);
-            if (bin >= 0) {
-                const unsigned same = __match_any_sync(active, bin);
-                if (lane == __ffs(same) - 1) atomicAdd(&swr_smem[bin], (unsigned long long)__popc(same));
-            }
-        }
-        if (accumulate && __any_sync(0xffffffffu, reached)) {
-            swr_warp_sum(total);
-            swr_warp_sum(inverse);
-            for (int offset = 16; offset > 0; offset >>= 1) reached += __shfl_down_sync(0xffffffffu, reached, offset);
-            if (lane == 0) {
-                swr_fixed_atomic(sum_in + 2 * v, total, scale);
-                swr_fixed_atomic(harmonic_in + 2 * v, inverse, inverse_scale);
-                atomicAdd(reach_in + v, (unsigned long long)reached);
-            }
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < SWR_PER_LANE; ++j) {
-        const int i = lane + 32 * j;
-        if (chunk + i >= count) continue;
-        unsigned long long words[2];
-        fixed_store(col_sum[j], scale, words);
-        const unsigned long long old = atomicAdd(&s_sum[i][0], words[0]);
-        atomicAdd(&s_sum[i][1], words[1] + (old + words[0] < old));
-        atomicAdd(&s_reach[i], (unsigned long long)col_reach[j]);
-        atomicMax(&s_ecc[i], col_ecc[j]);
-    }
-    atomicAdd(&swr_smem[n_edges - 1], pairs);
-    __syncthreads();
-    for (int i = threadIdx.x; i < SWR_CHUNK; i += blockDim.x) {
-        const int c = chunk + i;
-        if (c >= count) continue;
-        swr_atomic_add(sum_out + 2 * c, s_sum[i][0], s_sum[i][1]);
-        atomicAdd(reach_out + c, s_reach[i]);
-        atomicMax(ecc_key + c, s_ecc[i]);
-    }
-    for (int i = threadIdx.x; i < n_edges; i += blockDim.x)
-        if (swr_smem[i]) atomicAdd(&counts[i], swr_smem[i]);
+__device__ __forceinline__ int swr_bin(T x, const SwrBins& h) {
+    const double d = (double)x;
+    if (d < h.lo || h.hi < d) return -1;
+    int b = min(max((int)((d - h.lo) * h.per_bin), 0), h.bins - 1);
+    while (b > 0 && d < h.edges[b]) --b;
+    while (b < h.bins - 1 && h.edges[b + 1] <= d) ++b;
+    return b;
 }
 
-#define SWR_KERNEL(SFX, T)                                                                                         \
-    extern "C" __global__ void __launch_bounds__(256) swr_reduce_##SFX(                                           \
-        const T* D, long long n, int stride, int count, T inf, int scale, int inverse_scale, const int* col_row,    \
-        const double* edges, int n_edges, int accumulate, unsigned long long* sum_in, unsigned long long* reach_in, \
-        unsigned long long* harmonic_in, unsigned long long* ecc_key, unsigned long long* reach_out,               \
-        unsigned long long* sum_out, unsigned long long* counts) {                                                 \
-        swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, col_row, edges, n_edges, accumulate, sum_in,  \
-                      reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);                                 \
+template <typename T>
+__device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h, unsigned* lane_bins,
+                                                unsigned long long* counts, SwrColumn<T>& col) {
+    fixed_add_term(col.total, x, scale);
+    ++col.reached;
+    col.key = max(col.key, swr_key(x));
+    const int b = swr_bin(x, h);
+    if (b < 0) return;
+    if (h.bins <= SWR_LANE_BINS)
+        atomicAdd(&lane_bins[b * 32], 1u);
+    else
+        atomicAdd(&counts[b], 1ull);
+}
+
+template <typename T>
+__device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,
+                           const double* edges_in, const int* thresholds_in, int n_edges,
+                           unsigned per_unit, int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
+                           unsigned long long* harmonic_in, unsigned long long* ecc_key, unsigned long long* reach_out,
+                           unsigned long long* sum_out, unsigned long long* counts) {
+    // shared memory: the tile (SWR_TILE rows of SWR_CHUNK), the edges, their thresholds, a counter per bin and lane
+    extern __shared__ __align__(16) unsigned char swr_smem[];
+    T* rows = reinterpret_cast<T*>(swr_smem);
+    double* edges = reinterpret_cast<double*>(rows + SWR_TILE * SWR_CHUNK);
+    int* thresholds = reinterpret_cast<int*>(edges + n_edges);
+    unsigned* lane_bins = reinterpret_cast<unsigned*>(thresholds + n_edges + (n_edges & 1));
+    const int bins = n_edges - 1, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int i = threadIdx.x; i < n_edges; i += SWR_THREADS) {
+        edges[i] = edges_in[i];
+        thresholds[i] = thresholds_in[i];
+    }
+    if (bins <= SWR_LANE_BINS)
+        for (int i = threadIdx.x; i < bins * 32; i += SWR_THREADS) lane_bins[i] = 0;
+
+    const int chunk = blockIdx.y * SWR_CHUNK, own = chunk + SWR_OWN * threadIdx.x;
+    const int per_slice = (int)(((long long)n + gridDim.x * SWR_TILE - 1) / (gridDim.x * SWR_TILE) * SWR_TILE);
+    const int first = blockIdx.x * per_slice, last = (int)min((long long)n, (long long)first + per_slice);
+    const bool shared_rows = gridDim.y > 1;  // other chunks' CUDA blocks add to the same rows
+    SwrColumn<T> col[SWR_OWN];
+#pragma unroll
+    for (int j = 0; j < SWR_OWN; ++j) col[j] = {{0, 0, 0}, 0, 0};
+    SwrQuad<T> tile[SWR_TILE];
+    swr_load(D, stride, first, last, own, inf, tile);
+    __syncthreads();  // the edges and the bins
+    SwrBins h = {edges, thresholds, bins, per_unit, edges[0], edges[bins], 0.0};
+    h.per_bin = bins / (h.hi - h.lo);
+    for (int v0 = first; v0 < last; v0 += SWR_TILE) {
+#pragma unroll
+        for (int r = 0; r < SWR_TILE; ++r)
+#pragma unroll
+            for (int j = 0; j < SWR_OWN; ++j) {
+                const T x = tile[r].x[j];
+                if (own + j < count && x < inf) swr_column_term(x, scale, h, lane_bins + lane, counts, col[j]);
+            }
+        if (accumulate) {
+#pragma unroll
+            for (int r = 0; r < SWR_TILE; ++r)
+                *reinterpret_cast<SwrQuad<T>*>(rows + r * SWR_CHUNK + SWR_OWN * threadIdx.x) = tile[r];
+            __syncthreads();
+        }
+        swr_load(D, stride, v0 + SWR_TILE, last, own, inf, tile);
+        if (accumulate) {
+            const int v = v0 + warp;
+            if (v < last) {
+                const T* row = rows + warp * SWR_CHUNK;
+                FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
+                unsigned reached = 0;
+#pragma unroll 8
+                for (int i = lane; i < SWR_CHUNK; i += 32) {
+                    const T x = row[i];
+                    if (chunk + i < count && x < inf) {
+                        fixed_add_term(total, x, scale);
+                        ++reached;
+                        if (x > T(0)) fixed_add_double(inverse, __drcp_rn((double)x), inverse_scale);  // = 1.0 / x
+                    }
+                }
+                swr_warp_sum(total);
+                swr_warp_sum(inverse);
+                for (int offset = 16; offset > 0; offset >>= 1) reached += __shfl_down_sync(0xffffffffu, reached, offset);
+                if (lane == 0 && reached) {
+                    swr_add_fixed(sum_in + 2 * v, total, scale, shared_rows);
+                    swr_add_fixed(harmonic_in + 2 * v, inverse, inverse_scale, shared_rows);
+                    if (shared_rows)
+                        atomicAdd(reach_in + v, (unsigned long long)reached);
+                    else
+                        reach_in[v] += reached;
+                }
+            }
+            __syncthreads();  // the row phase has read the tile before the next one overwrites it
+        }
+    }
+    // A column's own row is reached at distance 0 and was counted above like any other; the pairs leave it out
+    // (numpy's rule), so the CUDA blocks of the first slice take one pair a column off the pairs and off the
+    // bin of 0 (the counters wrap, as unsigned sums do, and end right whatever the order).
+    long long pairs = 0;
+    int columns = 0;
+#pragma unroll
+    for (int j = 0; j < SWR_OWN; ++j) {
+        columns += own + j < count;
+        pairs += col[j].reached;
+        if (!col[j].reached) continue;
+        swr_add_fixed(sum_out + 2 * (own + j), col[j].total, scale, true);
+        atomicAdd(reach_out + own + j, (unsigned long long)col[j].reached);
+        atomicMax(ecc_key + own + j, (unsigned long long)col[j].key);
+    }
+    if (blockIdx.x == 0 && columns) {
+        pairs -= columns;
+        const int zero = swr_bin(T(0), h);
+        if (zero >= 0) atomicAdd(&counts[zero], (unsigned long long)(-(long long)columns));
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) pairs += __shfl_down_sync(0xffffffffu, pairs, offset);
+    if (lane == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
+    __syncthreads();
+    if (bins <= SWR_LANE_BINS)
+        for (int b = threadIdx.x; b < bins; b += SWR_THREADS) {
+            unsigned long long total = 0;
+            for (int l = 0; l < 32; ++l) total += lane_bins[b * 32 + l];
+            if (total) atomicAdd(&counts[b], total);
+        }
+}
+
+// at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85)
+#define SWR_KERNEL(SFX, T, MIN_BLOCKS)                                                                             \
+    extern "C" __global__ void __launch_bounds__(SWR_THREADS, MIN_BLOCKS) swr_reduce_##SFX(                       \
+        const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,                              \
+        const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                \
+        unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
+        unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
+        unsigned long long* counts) {                                                                              \
+        swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,                   \
+                      per_unit, accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);   \
     }
 
-SWR_KERNEL(i32, int)
-SWR_KERNEL(f32, float)
-SWR_KERNEL(f64, double)
+SWR_KERNEL(i32, int, 3)
+SWR_KERNEL(f32, float, 3)
+SWR_KERNEL(f64, double, 1)

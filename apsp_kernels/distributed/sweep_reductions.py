@@ -21,8 +21,10 @@ from .fixed_sums import Scales
 
 K = 128  # trees per sweep: at 16M vertices 103 µs a tree against 124 at K = 64 (H100, 1024 sources a sweep)
 _CU = "sweep_reductions.cu"
-CHUNK = 256  # columns per CUDA block row (sweep_reductions.cu's SWR_CHUNK)
-BLOCKS_PER_SM = 8
+CHUNK = 1024  # columns of a CUDA block (sweep_reductions.cu's SWR_CHUNK)
+TILE = 8  # rows a CUDA block holds in shared memory at a time (SWR_TILE)
+LANE_BINS = 256  # histograms up to this many bins count per lane in shared memory (SWR_LANE_BINS)
+THREADS = 256  # a CUDA block's threads, four columns each (SWR_THREADS)
 
 
 class SweepSums:
@@ -52,10 +54,11 @@ def bytes_needed(n: int, sources: int, itemsize: int) -> int:
     return n * columns * itemsize + (columns // K) * n * 4 + 40 * n
 
 
-def reduce_matrix(D, count: int, ranks, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:
+def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:
     """The per-source part of :func:`.reductions.block_partial` (``eccentricity``, ``reach_out``,
     ``sum_out``, ``histogram``, ``pairs``, ``scales``) of the first ``count`` columns of ``D``
-    (``ranks``: each column's source row); their per-vertex sums added to ``sums`` (None: not)."""
+    (each column's own row at distance 0, as a sweep leaves it); their per-vertex sums added to
+    ``sums`` (None: not)."""
     cp = gpu.cupy()
     n, stride = D.shape
     dtype = np.dtype(D.dtype)
@@ -65,16 +68,19 @@ def reduce_matrix(D, count: int, ranks, inf, edges: np.ndarray, scales: Scales, 
     reach_out = cp.zeros(count, dtype=cp.uint64)
     sum_out = cp.zeros((count, 2), dtype=cp.uint64)
     counts = cp.zeros(len(edges), dtype=cp.uint64)
-    into = sums if sums is not None else _Nowhere(cp)
-    chunks = -(-count // CHUNK)
-    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    across = max(1, min(-(-n // 8), sms * BLOCKS_PER_SM // chunks))
+    into = sums if sums is not None else _Unused(ecc)
     kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"swr_reduce_{KERNEL_SUFFIX[dtype]}")
-    kernel((across, chunks), (256,),
-           (D, np.int64(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
-            np.int32(scales.inverse), ranks, cp.asarray(edges, dtype=cp.float64), np.int32(len(edges)),
-            np.int32(sums is not None), into.sum_in, into.reach_in, into.harmonic_in, ecc, reach_out, sum_out,
-            counts), shared_mem=8 * len(edges))
+    shared = shared_bytes(len(edges), dtype.itemsize)
+    if shared > 48 * 1024:
+        kernel.max_dynamic_shared_size_bytes = shared
+    chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU at once
+    across = max(1, min(-(-n // TILE), _resident_blocks(kernel, shared) // chunks))
+    thresholds, per_unit = integer_bins(edges)
+    kernel((across, chunks), (THREADS,),
+           (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
+            np.int32(scales.inverse), cp.asarray(edges, dtype=cp.float64), cp.asarray(thresholds),
+            np.int32(len(edges)), np.uint32(per_unit), np.int32(sums is not None), into.sum_in, into.reach_in,
+            into.harmonic_in, ecc, reach_out, sum_out, counts), shared_mem=shared)
     out = {"eccentricity": _distances(ecc.get(), dtype), "reach_out": reach_out.get().astype(np.int64),
            "sum_out": fixed_sums.to_float(sum_out.get(), scales.distance)}
     counts = counts.get().astype(np.int64)
@@ -84,11 +90,41 @@ def reduce_matrix(D, count: int, ranks, inf, edges: np.ndarray, scales: Scales, 
     return out
 
 
-class _Nowhere:
-    """Stand-in accumulators when the block's per-vertex sums are already counted (the kernel skips them)."""
+def _resident_blocks(kernel, shared: int) -> int:
+    """CUDA blocks of ``kernel`` that the GPU holds at once (its occupancy times the multiprocessors)."""
+    from cupy_backends.cuda.api import driver
+    per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, THREADS, shared)
+    return max(1, int(per_sm)) * gpu.device_info()["sm_count"]
 
-    def __init__(self, cp):
-        self.sum_in = self.harmonic_in = self.reach_in = cp.zeros(2, dtype=cp.uint64)
+
+def shared_bytes(n_edges: int, itemsize: int) -> int:
+    """Dynamic shared memory of a CUDA block: the tile, the edges, their integer thresholds and, for
+    few bins, a counter per bin and lane."""
+    bins = n_edges - 1
+    return (TILE * CHUNK * itemsize + 8 * n_edges + 4 * (n_edges + n_edges % 2)
+            + (bins * 32 * 4 if bins <= LANE_BINS else 0))
+
+
+def integer_bins(edges: np.ndarray) -> tuple[np.ndarray, int]:
+    """The edges as int32 thresholds for integer distances d (``d >= edges[b]`` exactly when
+    ``d >= t[b]``: ceilings, the last edge's floor + 1 as an exclusive end, clipped to int32; no
+    reached distance reaches the clip) and the multiplier of the kernel's first guess of a bin,
+    bins / (hi - lo) in 32-bit fixed point."""
+    edges = np.asarray(edges, dtype=np.float64)
+    t = np.ceil(edges)
+    t[-1] = np.floor(edges[-1]) + 1
+    info = np.iinfo(np.int32)
+    thresholds = np.clip(t, info.min, info.max).astype(np.int32)
+    span = float(edges[-1] - edges[0])
+    per_unit = (len(edges) - 1) * 2.0 ** 32 / span if span > 0 else np.inf
+    return thresholds, int(min(per_unit, 2 ** 32 - 1))
+
+
+class _Unused:
+    """Accumulator arguments the kernel does not touch (the block's per-vertex sums are already counted)."""
+
+    def __init__(self, array):
+        self.sum_in = self.harmonic_in = self.reach_in = array
 
 
 def _distances(keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -118,7 +154,7 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
         start.record()
         launches = sweeps.sweep(ranks)
         swept.record()
-        partial = reduce_matrix(sweeps.D, count, ranks, graph.inf, edges, scales, sums)
+        partial = reduce_matrix(sweeps.D, count, graph.inf, edges, scales, sums)
         reduced.record()
         reduced.synchronize()
     finally:

@@ -33,10 +33,18 @@ TARGETS = {
     "histogram_ny": ("all-sources reductions, NY, 8192 sources: distance histogram", "regex:red_histogram_i32"),
     "row_sums_ny": ("all-sources reductions, NY, 8192 sources: per-source sums", "regex:red_rows_i32"),
     "column_sums_ny": ("all-sources reductions, NY, 8192 sources: per-target sums", "regex:red_columns_i32"),
+    # every source past one GPU (issue 45): a reducing block's sweeps and its reductions in place
+    "phast_upper_ny": ("batched PHAST upward search and top levels, NY, K = 128, 1024 sources",
+                       "regex:phb_upper_i32_k128"),
+    "sweep_reductions_ny": ("in-place reductions of the sweeps' working matrix, NY, 1024 sources",
+                            "regex:swr_reduce_i32"),
 }
+CONTINENT_TARGETS = ("phast_upper_ny", "phast_down_ny", "sweep_reductions_ny")  # scale's notebook
 REDUCTION_TARGETS = ("histogram_ny", "row_sums_ny", "column_sums_ny")
 # targets that build their graph for minutes first (contraction on the host): run only when named
 SLOW_TARGETS = ("phast_down_4m",)
+# the method map's: all but the slow ones and those only the scale notebook profiles
+DEFAULT_TARGETS = tuple(t for t in TARGETS if t not in SLOW_TARGETS + ("phast_upper_ny", "sweep_reductions_ny"))
 METRICS = {  # ncu metric name -> column
     "Duration": "duration_us",
     "Compute (SM) Throughput": "sm_throughput_pct",
@@ -82,7 +90,7 @@ def parse_ncu_csv(text: str) -> dict:
     return row
 
 
-def collect(targets=tuple(t for t in TARGETS if t not in SLOW_TARGETS), timeout_s: float = 120.0) -> pd.DataFrame:
+def collect(targets=DEFAULT_TARGETS, timeout_s: float = 120.0) -> pd.DataFrame:
     """Profile each target under ncu; a target that cannot be profiled gets a row saying why."""
     rows = []
     for target in targets:
@@ -98,8 +106,20 @@ def collect(targets=tuple(t for t in TARGETS if t not in SLOW_TARGETS), timeout_
             except (subprocess.TimeoutExpired, ValueError, KeyError) as exc:
                 tail = " ".join((getattr(exc, "stderr", None) or "").split()[-30:])
                 row["skipped"] = f"ncu gave no profile: {type(exc).__name__}: {exc} {tail}".strip()
+        row["limiter"] = limiter(row)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def limiter(row) -> str:
+    """What bounds a profiled kernel, from its Speed-of-Light row: the throughput within 40 % of the
+    peak, else latency (neither near its peak), with the achieved occupancy."""
+    sm, memory = row.get("sm_throughput_pct", np.nan), row.get("memory_throughput_pct", np.nan)
+    if not (np.isfinite(sm) and np.isfinite(memory)):
+        return ""
+    if max(sm, memory) >= 60:
+        return "memory" if memory >= sm else "compute"
+    return f"latency ({row.get('achieved_occupancy_pct', np.nan):.0f} % occupancy)"
 
 
 def figure(table: pd.DataFrame, title_suffix: str = ""):
@@ -146,6 +166,13 @@ def _run_target(target: str) -> None:
         from ..sssp_hierarchy.phast_batched import multi_source_distances
         g, sources = datasets.load_or_stand_in("NY"), np.arange(8192)
         reductions.block_partial(multi_source_distances(g, sources), g.inf, sources, reductions.default_bins(g))
+    elif target in ("phast_upper_ny", "sweep_reductions_ny"):
+        from ..distributed import reductions, sweep_reductions
+        from ..distributed.fixed_sums import scales_for
+        g = datasets.load_or_stand_in("NY")
+        edges, scales = reductions.default_bins(g), scales_for(g)
+        sums = sweep_reductions.SweepSums(g.n, scales, sweep_reductions.device_rank(g))
+        sweep_reductions.phast_block(g, np.arange(1024), edges, scales, sums)
     else:
         raise SystemExit(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
 
