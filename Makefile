@@ -13,6 +13,8 @@ SMOKE_RESULTS ?= build/smoke-results
 NOTEBOOKS ?=
 RESUME ?=
 PYTEST_ARGS ?=
+# `make test` runs the tests in this many processes, a file each at a time (pytest-xdist): the CPUs, at most 4
+TEST_PROCESSES ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 
 .DEFAULT_GOAL := help
 .PHONY: help setup precompile reproduce test test-gpu smoke data lab docs clean distclean wheel check-wheel
@@ -40,7 +42,7 @@ CHECK_VENV ?= build/wheel-venv
 DEPS := $(shell sed -n '/^dependencies = \[/,/^\]/s/^ *"\([A-Za-z0-9_.-]*\).*/\1/p' pyproject.toml)
 EXTRAS :=
 ifneq ($(filter test test-gpu,$(MAKECMDGOALS)),)
-DEPS += pytest hypothesis dask distributed zarr
+DEPS += pytest xdist hypothesis dask distributed zarr
 EXTRAS += test
 endif
 ifneq ($(filter lab,$(MAKECMDGOALS)),)
@@ -113,7 +115,7 @@ smoke: precompile
 	$(PY) -m apsp_kernels.reproduce --profile smoke --output $(SMOKE_RESULTS) $(NOTEBOOKS)
 
 test: setup
-	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 NO_GPU := make test-gpu: CuPy sees no CUDA device on this machine (needs a GPU and .[cuda13] or .[cuda12])
 test-gpu: precompile
