@@ -116,6 +116,7 @@ def test_every_source_on_one_and_two_workers_gives_the_same_bits_and_verdicts_th
     records = ct.runs(roads, {}, cfg, folder, log=lambda text: None)
     assert [r.param("workers") for r in records] == [1, 2] and all(r.verified for r in records)
     assert all(r.stat("same_bits_as_first") and r.stat("every_source") for r in records)
+    assert {r.timing_scope for r in records} == {"cpu"}  # CPU workers: no device transfers timed
     table = ct.table(records)
     assert list(table["gpus"]) == [1, 2] and table["speedup_vs_1"].iloc[0] == 1.0
     verdicts = continent_claims.verdicts(records, "CPU workers")

@@ -146,7 +146,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     for count in gpu_counts:
         client = open_cluster(count, cfg.get("processes", True))
         try:
-            device, _ = device_of(client)
+            device, scope = device_of(client)
             facts = client.run(worker_facts).values()
             if dry_run and not dry:
                 est = estimate(graph, client, sample=dry_run, bins=bins)
@@ -181,7 +181,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
                  "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
                                  f"the other GPU counts: the same bits"}
-        records.append(run_record(EXPERIMENT, graph, run, device, "with_transfers", cfg, sources=len(sources),
+        records.append(run_record(EXPERIMENT, graph, run, device, scope, cfg, sources=len(sources),
                                check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
         log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
