@@ -39,12 +39,12 @@ TARGETS = {
     "sweep_reductions_ny": ("in-place reductions of the sweeps' working matrix, NY, 1024 sources",
                             "regex:swr_reduce_i32"),
 }
+SCALE_ONLY = ("phast_upper_ny", "sweep_reductions_ny")  # profiled by the scale notebook alone
 CONTINENT_TARGETS = ("phast_upper_ny", "phast_down_ny", "sweep_reductions_ny")  # scale's notebook
 REDUCTION_TARGETS = ("histogram_ny", "row_sums_ny", "column_sums_ny")
 # targets that build their graph for minutes first (contraction on the host): run only when named
 SLOW_TARGETS = ("phast_down_4m",)
-# the method map's: all but the slow ones and those only the scale notebook profiles
-DEFAULT_TARGETS = tuple(t for t in TARGETS if t not in SLOW_TARGETS + ("phast_upper_ny", "sweep_reductions_ny"))
+DEFAULT_TARGETS = tuple(t for t in TARGETS if t not in SLOW_TARGETS + SCALE_ONLY)  # the method map's
 METRICS = {  # ncu metric name -> column
     "Duration": "duration_us",
     "Compute (SM) Throughput": "sm_throughput_pct",
@@ -166,7 +166,7 @@ def _run_target(target: str) -> None:
         from ..sssp_hierarchy.phast_batched import multi_source_distances
         g, sources = datasets.load_or_stand_in("NY"), np.arange(8192)
         reductions.block_partial(multi_source_distances(g, sources), g.inf, sources, reductions.default_bins(g))
-    elif target in ("phast_upper_ny", "sweep_reductions_ny"):
+    elif target in SCALE_ONLY:
         from ..distributed import reductions, sweep_reductions
         from ..distributed.fixed_sums import scales_for
         g = datasets.load_or_stand_in("NY")
