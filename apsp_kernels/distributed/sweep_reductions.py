@@ -68,7 +68,8 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     reach_out = cp.zeros(count, dtype=cp.uint64)
     sum_out = cp.zeros((count, 2), dtype=cp.uint64)
     counts = cp.zeros(len(edges), dtype=cp.uint64)
-    into = sums if sums is not None else _Unused(ecc)
+    # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
+    into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
     kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"swr_reduce_{KERNEL_SUFFIX[dtype]}")
     shared = shared_bytes(len(edges), dtype.itemsize)
     if shared > 48 * 1024:
@@ -79,8 +80,8 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     kernel((across, chunks), (THREADS,),
            (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
             np.int32(scales.inverse), cp.asarray(edges, dtype=cp.float64), cp.asarray(thresholds),
-            np.int32(len(edges)), np.uint32(per_unit), np.int32(sums is not None), into.sum_in, into.reach_in,
-            into.harmonic_in, ecc, reach_out, sum_out, counts), shared_mem=shared)
+            np.int32(len(edges)), np.uint32(per_unit), np.int32(sums is not None), *into, ecc, reach_out,
+            sum_out, counts), shared_mem=shared)
     out = {"eccentricity": _distances(ecc.get(), dtype), "reach_out": reach_out.get().astype(np.int64),
            "sum_out": fixed_sums.to_float(sum_out.get(), scales.distance)}
     counts = counts.get().astype(np.int64)
@@ -118,13 +119,6 @@ def integer_bins(edges: np.ndarray) -> tuple[np.ndarray, int]:
     span = float(edges[-1] - edges[0])
     per_unit = (len(edges) - 1) * 2.0 ** 32 / span if span > 0 else np.inf
     return thresholds, int(min(per_unit, 2 ** 32 - 1))
-
-
-class _Unused:
-    """Accumulator arguments the kernel does not touch (the block's per-vertex sums are already counted)."""
-
-    def __init__(self, array):
-        self.sum_in = self.harmonic_in = self.reach_in = array
 
 
 def _distances(keys: np.ndarray, dtype: np.dtype) -> np.ndarray:

@@ -36,9 +36,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import datasets, generators, oracle, timing
+from .. import datasets, oracle, timing
 from ..distributed import all_sources, block_solvers, cluster, fixed_sums, runner
 from ..distributed.estimate import estimate
+from ..distributed.tasks import worker_facts
 from ..distributed.reductions import default_bins
 from ..distributed import sweep_reductions as SR
 from ..records import git_commit, write_atomic, write_csv
@@ -46,14 +47,13 @@ from ..sssp_hierarchy import layout as L
 from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
-from ..distributed.tasks import worker_facts
 from .scale_runs import device_of, open_cluster, run_record, verify_reductions
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
 STAND_IN_BLOCK = 1024  # sources per sampled block of a stand-in (a 16M graph's in-place block on an H100)
-HARMONIC_RTOL = 1e-12
-DRY_RUN_FROM_N = 1 << 24  # stand-ins this large get a dry run before their sample  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
+HARMONIC_RTOL = 1e-12  # fixed-point sums rounded once against NumPy's float64 sum of the same terms
+DRY_RUN_FROM_N = 1 << 24  # stand-ins this large get a dry run before their sample
 
 
 def peak_rss_gb() -> float:
@@ -72,10 +72,7 @@ def stand_in(n: int, log, arcs: int | None = None) -> tuple:
     """The road-like stand-in of ``n`` vertices (and ``arcs``, else the stand-ins' 2.5 a vertex),
     contracted; its host seconds and peak memory."""
     t = time.perf_counter()
-    if arcs is None:
-        g = road_stand_in(n)
-    else:
-        g = generators.road_like(n, arcs, seed=0, name=stand_in_label((n, arcs)), rivers=generators.ROAD_RIVERS)
+    g = road_stand_in(n, arcs=arcs, name=stand_in_label((n, arcs) if arcs else n))
     made, after_made = time.perf_counter() - t, peak_rss_gb()
     compile_s = contraction_time.warm_up()
     h, contracted = L.hierarchy_of(g)
@@ -146,19 +143,19 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     for count in gpu_counts:
         client = open_cluster(count, cfg.get("processes", True))
         try:
-            device, scope = device_of(client)
-            facts = client.run(worker_facts).values()
+            facts = client.run(worker_facts)
+            device, scope = device_of(client, facts)
             if dry_run and not dry:
                 est = estimate(graph, client, sample=dry_run, bins=bins)
                 dry = {"dry_run_estimate_s": est["seconds"], "dry_run_label": est["label"]}
                 log(f"{graph.name} on {device}: dry run: {est['label']}: {est['seconds']:.0f} s for every source")
-            free = min(f["gpu_free"] for f in facts)
+            free = min(f["gpu_free"] for f in facts.values())
             t = time.perf_counter()
             all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
             warm = time.perf_counter() - t
             runs = [all_sources(graph, client, sources, bins=bins, progress=False) for _ in range(repeats)]
             run = sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
-            bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts))
+            bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values()))
         finally:
             cluster.close(client)
         same = first is None or run.reductions.same_as(first.reductions)
@@ -182,7 +179,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                  "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
                                  f"the other GPU counts: the same bits"}
         records.append(run_record(EXPERIMENT, graph, run, device, scope, cfg, sources=len(sources),
-                               check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
+                                  check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
         log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
             f"{bound:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "

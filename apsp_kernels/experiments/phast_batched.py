@@ -257,11 +257,12 @@ def stand_in_name(n: int) -> str | None:
     return f"roadlike-rivers-{n >> 20}M" if n >= 1 << 20 else None
 
 
-def road_stand_in(n: int, seed: int = 0):
+def road_stand_in(n: int, seed: int = 0, arcs: int | None = None, name: str | None = None):
     """A labelled stand-in for a DIMACS continental road graph: ``generators.road_like`` with
     rivers (``generators.ROAD_RIVERS``), which contracts as NY does (2.6 shortcuts per arc; the
-    mesh without rivers, 5.1 at NY's size and more as it grows)."""
-    return generators.road_like(n, stand_in_arcs(n), seed=seed, name=stand_in_name(n),
+    mesh without rivers, 5.1 at NY's size and more as it grows); ``arcs`` (None: 2.5 a vertex)
+    and ``name`` (None: by its size) for a graph of another's size."""
+    return generators.road_like(n, arcs or stand_in_arcs(n), seed=seed, name=name or stand_in_name(n),
                                 rivers=generators.ROAD_RIVERS)
 
 

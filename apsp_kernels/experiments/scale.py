@@ -39,7 +39,6 @@ from .scale_phast import (CONTRACTION_METHOD, PHAST_CONTRACTION_GOAL_S, PHAST_GO
                           phast_figure, phast_records, phast_roads, phast_stand_ins, phast_verdicts)
 
 
-
 def config(profile: str = "default", graph: str | None = None, gpus: int = 2,
            block_size: int | None = None) -> dict:
     """Sizes per profile; default (NY and BAY) fits about 5 minutes on two H200 (both GPU runs included)."""
@@ -132,8 +131,8 @@ def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:
                   "verify_scope": check_["verify_scope"] + f"; the {repeats} runs' reductions "
                                   + ("equal bit for bit" if same else "DIFFER")}
     rec = run_record(experiment, graph, run, device, scope, cfg, sources=len(sources), scale=scale,
-                  how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]},
-                  repeat_seconds=[r.seconds for r in runs])
+                     how=how, check=check_, extra={"estimate_s": est["seconds"], "estimate": est["label"]},
+                     repeat_seconds=[r.seconds for r in runs])
     return rec, {"run": run, "estimate": est}
 
 
@@ -155,7 +154,7 @@ def cpu_baseline(graph, cfg, experiment) -> Record:
                               desc=f"{graph.name} on {workers} CPU workers")
         check_ = verify_reductions(graph, run, cfg["verify_sources"])
         rec = run_record(experiment, graph, run, device, "cpu", {**cfg, "block_size": block},
-                      sources=len(sources), scale=scale, how=how, check=check_)
+                         sources=len(sources), scale=scale, how=how, check=check_)
     finally:
         cluster.close(client)
     return rec
@@ -182,10 +181,10 @@ def gnutella_to_zarr(graph, client, cfg, out_dir) -> tuple[Record, dict]:
     nbytes = run.store.nbytes_on_disk()
     check_ = verify_store(graph, run.store, cfg["verify_sources"])
     rec = run_record("gnutella_zarr", graph, run, device, scope, cfg, sources=len(sources), scale=scale,
-                  how=how, check=check_,
-                  extra={"bytes_on_disk": nbytes, "bytes_on_disk_all_rows": nbytes * scale,
-                         "bytes_raw": len(sources) * graph.n * graph.dtype.itemsize,
-                         "estimate_bytes": est["bytes_on_disk"], "estimate": est["label"]})
+                     how=how, check=check_,
+                     extra={"bytes_on_disk": nbytes, "bytes_on_disk_all_rows": nbytes * scale,
+                            "bytes_raw": len(sources) * graph.n * graph.dtype.itemsize,
+                            "estimate_bytes": est["bytes_on_disk"], "estimate": est["label"]})
     shutil.rmtree(store, ignore_errors=True)  # GBs: the record keeps the numbers
     return rec, {"run": run, "estimate": est}
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import gpu, oracle
 from ..distributed import cluster
+from ..distributed.tasks import worker_facts
 from ..gpu import visible_gpus
 from ..records import Record, cpu_name
 
@@ -33,17 +34,12 @@ def worker_unit() -> str:
     return "GPUs" if gpu.available() and cluster.dask_cuda_available() else "CPU workers (no GPU)"
 
 
-def device_of(client) -> tuple[str, str]:
-    """(device text, timing scope) of a client's workers."""
-    facts = list(client.run(_worker_device).values())
-    on_gpu = facts[0][1]
-    return f"{len(facts)} x {facts[0][0]}", ("with_transfers" if on_gpu else "cpu")
-
-
-def _worker_device():
-    if gpu.available():
-        return gpu.device_info()["device"], True
-    return cpu_name(), False
+def device_of(client, facts: dict | None = None) -> tuple[str, str]:
+    """(device text, timing scope) of a client's workers (``facts``: their
+    :func:`.distributed.tasks.worker_facts`, asked for when not given)."""
+    first, *_ = workers = list((facts or client.run(worker_facts)).values())
+    name = first["gpu_name"] if first["on_gpu"] else cpu_name()  # CPU workers: this host's (local clusters)
+    return f"{len(workers)} x {name}", ("with_transfers" if first["on_gpu"] else "cpu")
 
 
 def workers_count(client) -> int:
