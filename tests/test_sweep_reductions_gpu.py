@@ -1,5 +1,7 @@
 """Batched PHAST's working matrix reduced in place (distributed.sweep_reductions): the bits that
 reductions.block_partial gives from the rows, per source, per vertex and in the histogram."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -25,16 +27,21 @@ def uneven_bins(rows, inf, count=40, start=0.0):
     return edges
 
 
-@pytest.mark.parametrize("dtype, edge_count, start",
-                         [(np.int32, 40, 0.0), (np.float32, 40, 0.0), (np.float64, 40, 0.0), (np.int32, 300, 0.1)])
-def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start):
+@pytest.mark.parametrize("dtype, edge_count, start, inverse",
+                         [(np.int32, 40, 0.0, None), (np.float32, 40, 0.0, None), (np.float64, 40, 0.0, None),
+                          (np.int32, 300, 0.1, None), (np.int32, 40, 0.0, SR.EXACT_SCALE - 20)])
+def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start, inverse):
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
-    own rows, which the pairs leave out."""
+    own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
+    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point)."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
     rows = PB.multi_source_distances(g, sources)
     edges = uneven_bins(rows, g.inf, edge_count, start)
     scales = scales_for(g, len(sources))
+    if inverse is not None:
+        assert scales.inverse >= SR.EXACT_SCALE  # the other int cases take the two doubles
+        scales = dataclasses.replace(scales, inverse=inverse)
     want = reductions.block_partial(rows, g.inf, sources, edges, scales)
     sweeps = PB.BatchedPhast(g, SR.K).setup()
     ranks = cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K))

@@ -60,6 +60,40 @@ __device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const Fixe
     }
 }
 
+// A row's sum of 1/d on the FP64 pipe instead of the integer one, for int distances: 1/d (1 <= d < 2^31) is a
+// multiple of 2^-83 in (0, 1], so a lane's sum of its SWR_CHUNK / 32 = 32 terms is a multiple of 2^-83 below 2^6,
+// which hi + lo holds exactly: TwoSum's error is exact, and lo (below 2^-41) adds it without rounding. With an
+// inverse scale of at least 83 every fixed-point term is exact (nothing to round), so hi and lo in fixed point sum
+// to the terms' fixed-point sum: the same bits as fixed_add_double term by term.
+constexpr int SWR_EXACT_SCALE = 83;
+
+struct SwrPair {
+    double hi, lo;
+};
+
+__device__ __forceinline__ bool swr_whole(int) { return true; }
+__device__ __forceinline__ bool swr_whole(float) { return false; }
+__device__ __forceinline__ bool swr_whole(double) { return false; }
+
+__device__ __forceinline__ void swr_pair_add(SwrPair& p, double r) {
+    const double s = p.hi + r, back = s - p.hi;
+    p.lo += (p.hi - (s - back)) + (r - back);
+    p.hi = s;
+}
+
+__device__ __forceinline__ void swr_pair_to_fixed(FixedSum& a, const SwrPair& p, int scale) {
+    fixed_add_double(a, p.hi, scale);
+    if (p.lo > 0.0) {
+        fixed_add_double(a, p.lo, scale);
+    } else if (p.lo < 0.0) {  // hi >= |lo|: the sum stays non-negative
+        FixedSum minus = {0, 0, 0};
+        fixed_add_double(minus, -p.lo, scale);
+        const unsigned long long old = a.lo;
+        a.lo -= minus.lo;
+        a.hi -= minus.hi + (old < minus.lo);
+    }
+}
+
 __device__ __forceinline__ void swr_warp_sum(FixedSum& a) {
     for (int offset = 16; offset > 0; offset >>= 1) {
         const unsigned long long lo = __shfl_down_sync(0xffffffffu, a.lo, offset);
@@ -183,15 +217,24 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
                 const T* row = rows + warp * SWR_CHUNK;
                 FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
                 unsigned reached = 0;
+                SwrPair lane_inverse = {0.0, 0.0};
+                const bool exact_pairs = swr_whole(T()) && inverse_scale >= SWR_EXACT_SCALE;
 #pragma unroll 8
                 for (int i = lane; i < SWR_CHUNK; i += 32) {
                     const T x = row[i];
                     if (chunk + i < count && x < inf) {
                         fixed_add_term(total, x, scale);
                         ++reached;
-                        if (x > T(0)) fixed_add_double(inverse, __drcp_rn((double)x), inverse_scale);  // = 1.0 / x
+                        if (x > T(0)) {
+                            const double r = __drcp_rn((double)x);  // = 1.0 / x
+                            if (exact_pairs)
+                                swr_pair_add(lane_inverse, r);
+                            else
+                                fixed_add_double(inverse, r, inverse_scale);
+                        }
                     }
                 }
+                if (exact_pairs) swr_pair_to_fixed(inverse, lane_inverse, inverse_scale);
                 swr_warp_sum(total);
                 swr_warp_sum(inverse);
                 for (int offset = 16; offset > 0; offset >>= 1) reached += __shfl_down_sync(0xffffffffu, reached, offset);

@@ -25,6 +25,8 @@ CHUNK = 1024  # columns of a CUDA block (sweep_reductions.cu's SWR_CHUNK)
 TILE = 8  # rows a CUDA block holds in shared memory at a time (SWR_TILE)
 LANE_BINS = 256  # histograms up to this many bins count per lane in shared memory (SWR_LANE_BINS)
 THREADS = 256  # a CUDA block's threads, four columns each (SWR_THREADS)
+# int distances: a row's 1/d summed exactly in two doubles a lane from this inverse scale up (SWR_EXACT_SCALE)
+EXACT_SCALE = 83
 
 
 class SweepSums:
