@@ -122,6 +122,10 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert sorted(run.block_sources) == sorted(b.size for b in split(g.n, 16))
     assert 0 < run.merge_s < run.seconds
     assert run.outside_blocks_s == pytest.approx(run.seconds - max(run.worker_seconds.values()))
+    spans = run.worker_spans  # each worker's first start and last end, after the first submission
+    assert spans.keys() == run.worker_seconds.keys()
+    assert all(0 <= first < last <= run.seconds + 0.05 for first, last in spans.values())
+    assert all(last - first >= run.worker_seconds[w] - 1e-6 for w, (first, last) in spans.items())
     # a rerun finds every block committed and submits nothing
     again = all_sources(g, client, block_size=16, bins=BINS, store=tmp_path / "rows", progress=False)
     assert again.statuses == {"resumed": 10}

@@ -45,6 +45,9 @@ def test_the_scaling_note_splits_each_full_run_into_the_busiest_worker_and_the_r
                                                         "per_worker": [[0.99, 18, 132000], [0.93, 16, 120000]]})})
     assert sc.where_the_time_went(sized).endswith("per worker 0.990 s in 18 blocks (7.50 µs per source), "
                                                   "0.930 s in 16 blocks (7.75 µs per source)")
+    spans = Record(**{**two.__dict__, "stats": json.dumps({**json.loads(two.stats), "per_worker": [
+        [0.99, 18, 132000, 0.01, 1.0], [0.93, 16, 120000, 0.07, 1.06]]})})
+    assert sc.where_the_time_went(spans).endswith("0.930 s in 16 blocks (7.75 µs per source) from 0.07 to 1.06 s")
     three = Record(**{**two.__dict__, "stats": json.dumps({**json.loads(two.stats), "repeat_seconds": [1.1, 1.067, 1.04]})})
     assert sc.where_the_time_went(three).startswith("2 workers: 1.067 s (the median of 3 runs, 1.040-1.100 s) = ")
     assert verdict["note"].startswith("both full runs; 1 worker: ")

@@ -93,6 +93,7 @@ class Run:
     merge_s: float = 0.0  # client seconds merging the blocks' reductions, the workers' per-vertex sums included
     block_sources: list = field(default_factory=list)  # the sources of each of block_seconds
     blocks_run_again: int = 0  # blocks run again for per-vertex sums that died with their worker
+    block_ends: list = field(default_factory=list)  # each block's end, seconds after the first block was submitted
 
     def _by_worker(self, per_block) -> dict:
         """Worker -> the sum of ``per_block`` (a value for each of block_seconds) over its blocks."""
@@ -115,6 +116,17 @@ class Run:
     def worker_sources(self) -> dict:
         """Worker -> sources in the blocks it ran."""
         return self._by_worker(self.block_sources)
+
+    @property
+    def worker_spans(self) -> dict:
+        """Worker -> (its first block's start, its last block's end), seconds after the first block
+        was submitted (the workers' wall clocks: comparable on one host): a late start or an early
+        end beside the others is time the worker sat idle."""
+        spans: dict = {}
+        for w, end, took in zip(self.block_workers, self.block_ends, self.block_seconds):
+            first, last = spans.get(w, (end - took, end))
+            spans[w] = (min(first, end - took), max(last, end))
+        return spans
 
     @property
     def outside_blocks_s(self) -> float:
@@ -263,8 +275,9 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                               key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                 for b in some]
 
+    submitted_at = time.time()
     futures = submit(todo, sums_key)
-    seconds, stats, workers, sizes, merge_s, again = [], [], [], [], 0.0, 0
+    seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0
     size_of = {b.id: b.size for b in todo}
     by_id = {b.id: b for b in todo}
 
@@ -281,6 +294,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 acc.add(res["start"], res["partial"])
                 merge_s += time.perf_counter() - t0
             seconds.append(res["seconds"])
+            ends.append(res["ended_at"] - submitted_at)
             stats.append(res["stats"])
             workers.append(res["worker"])
             sizes.append(size_of[res["block"]])
@@ -298,7 +312,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes, again)
+               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes, again,
+               ends)
 
 
 def _drop_worker_sums(client, key) -> None:

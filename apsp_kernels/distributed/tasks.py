@@ -24,7 +24,8 @@ def to_store_dtype(dist, inf, dtype):
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
               edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None,
               keep_sums: tuple | None = None) -> dict:
-    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "stats", "worker"}``.
+    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "ended_at", "stats",
+    "worker"}``.
 
     ``edges`` None: no reductions. ``store_path`` None: rows are not kept. ``scales``: the run's
     fixed-point scales (None: :func:`.fixed_sums.scales_for` the graph's vertices). A block already
@@ -40,15 +41,12 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     if store is not None and store.is_committed(block.id):
         saved = reductions.usable_partial(store.partial(block.id), scales) if edges is not None else None
         if edges is None or saved is not None:
-            return {"block": block.id, "start": block.start, "partial": _kept(keep_sums, block, saved),
-                    "status": "already committed", "seconds": time.perf_counter() - started, "stats": {},
-                    "worker": worker_name()}
+            return _result(block, _kept(keep_sums, block, saved), "already committed", started, {})
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
     if block_solvers.reduces_in_place(key, on_gpu, store is not None, edges is not None and keep_sums is not None):
         partial, stats = _reduced_in_place(device_graph, keep_sums, block, ids, edges, scales)
         _sync()
-        return {"block": block.id, "start": block.start, "partial": partial, "status": "not stored",
-                "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
+        return _result(block, partial, "not stored", started, stats)
     dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
     partial = reductions.block_partial(dist, inf, ids, edges, scales) if edges is not None else None
     status = "not stored"
@@ -57,8 +55,14 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     del dist
     if on_gpu:
         _sync()
-    return {"block": block.id, "start": block.start, "partial": _kept(keep_sums, block, partial), "status": status,
-            "seconds": time.perf_counter() - started, "stats": _plain(stats), "worker": worker_name()}
+    return _result(block, _kept(keep_sums, block, partial), status, started, stats)
+
+
+def _result(block: Block, partial, status: str, started: float, stats: dict) -> dict:
+    """A block's task result; "ended_at": the worker's wall clock as it ended (one host's workers share it)."""
+    return {"block": block.id, "start": block.start, "partial": partial, "status": status,
+            "seconds": time.perf_counter() - started, "ended_at": time.time(), "stats": _plain(stats),
+            "worker": worker_name()}
 
 
 def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales: Scales):

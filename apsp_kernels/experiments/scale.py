@@ -248,8 +248,10 @@ def where_the_time_went(rec: Record) -> str:
     """A run's wall time split into the busiest worker's blocks and the rest (scheduling,
     transfers, the client's merge, the tail): the rest is what more workers do not shorten."""
     workers = rec.param("workers")
-    each = ", ".join(f"{w[0]:.3f} s in {w[1]} blocks"  # [seconds, blocks, sources]; older records lack sources
+    # [seconds, blocks, sources, first start, last end]; older records lack the sources or the span
+    each = ", ".join(f"{w[0]:.3f} s in {w[1]} blocks"
                      + (f" ({w[0] / w[2] * 1e6:.2f} µs per source)" if len(w) > 2 else "")
+                     + (f" from {w[3]:.2f} to {w[4]:.2f} s" if len(w) > 4 else "")
                      for w in rec.stat("per_worker", []))
     repeats = rec.stat("repeat_seconds", [])
     median = f" (the median of {len(repeats)} runs, {min(repeats):.3f}-{max(repeats):.3f} s)" if repeats else ""
