@@ -1,6 +1,7 @@
 """All sources on a Dask cluster (apsp_kernels.distributed) with CPU workers: reductions against
 NetworkX, the Zarr row store (commit once, resume), refusals before any task, a worker killed
 mid-run, bulk instances."""
+import functools
 import logging
 import os
 import sys
@@ -325,21 +326,31 @@ def test_a_block_too_big_for_the_gpu_is_refused():
     runner.check_block_memory(g, 16, "okuyama:task_parallel_shared_tuned", facts)
 
 
-def test_the_default_block_is_the_solver_s_halved_until_it_fits():
+def fits_and_is_the_largest(g, size, facts, multiple, store=True):
+    budget = gpu.MEMORY_HEADROOM * min(f["gpu_free"] for f in facts.values())
+    need = functools.partial(runner.block_need, g, key=block_solvers.PHAST, store=store)
+    return size % multiple == 0 and need(size) <= budget < need(size + multiple)
+
+
+def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
     g = road(100_000)
     roomy = {"tcp://a": {"gpu_free": 80 << 30}}
     assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=True) == 16384
     assert runner.default_block_size(g, "fast:multi_source", roomy, on_gpu=True) == 1024
     assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=False) == 1024
     tight = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 8 << 30}}  # 8192 needs ~12 GiB
-    assert runner.default_block_size(g, block_solvers.PHAST, tight, on_gpu=True) == 4096
-    assert runner.block_need(g, 4096, block_solvers.PHAST) <= gpu.MEMORY_HEADROOM * (8 << 30) < \
-        runner.block_need(g, 8192, block_solvers.PHAST)
+    size = runner.default_block_size(g, block_solvers.PHAST, tight, on_gpu=True)
+    assert size == 4096 and fits_and_is_the_largest(g, size, tight, runner.WHOLE_CHUNK)
     sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32))  # the 16M stand-in
     h200 = {"tcp://a": {"gpu_free": 140 << 30}}
-    size = runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True)
-    assert size == 256 and runner.block_need(sixteen_m, size, block_solvers.PHAST) <= gpu.MEMORY_HEADROOM * (140 << 30)
+    size = runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True)  # rows to a store
+    assert size == 448 and fits_and_is_the_largest(sixteen_m, size, h200, runner.BLOCK_MULTIPLE)
     runner.check_block_memory(sixteen_m, size, block_solvers.PHAST, h200)  # what all_sources then checks
+    assert runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True, store=False) == 1024
+    usa = types.SimpleNamespace(n=23_947_347, m=58_333_344, dtype=np.dtype(np.int32))
+    h100 = {"tcp://a": {"gpu_free": 79 << 30}}
+    size = runner.default_block_size(usa, block_solvers.PHAST, h100, on_gpu=True, store=False)
+    assert size == 768 and fits_and_is_the_largest(usa, size, h100, runner.BLOCK_MULTIPLE, store=False)
     assert runner.default_block_size(sixteen_m, block_solvers.PHAST, {"tcp://a": {"gpu_free": 1 << 30}},
                                      on_gpu=True) == runner.BLOCK_MULTIPLE  # the floor: then refused
 

@@ -1,6 +1,7 @@
 """The scale notebook's claims about bounds (CPU: the numbers are given, not measured)."""
 import json
 
+import numpy as np
 import pytest
 from apsp_kernels import generators
 from apsp_kernels.experiments import scale as sc
@@ -227,3 +228,21 @@ def test_the_16m_goals_judge_the_run_on_the_most_gpus_and_every_source_on_four()
     assert four["holds"] is False and four["measured"] == "1518 s" and four["note"].startswith("estimated from 262,144")
     assert got["every source, 4 GPUs >= 3.6x one"]["measured"] == "2.85x"
     assert got["every reduction the same bits on 1, 4 GPUs"]["holds"] is True
+
+
+def test_the_memory_plan_adds_up_and_picks_the_largest_block_that_fits_each_card():
+    from apsp_kernels.distributed import block_solvers, runner
+    from apsp_kernels.experiments import continent as ct
+    from apsp_kernels.experiments.phast_batched import road_stand_in
+    from apsp_kernels.sssp_hierarchy import layout as L
+    g = road_stand_in(3000)
+    L.hierarchy_of(g)
+    total = ct.PLAN_CARDS["NVIDIA H100 80GB HBM3"]
+    plan = ct.memory_plan(g, total - (1 << 30), total)  # a GPU with 1 GiB in use
+    assert list(plan["gpu"]) == list(ct.PLAN_CARDS) and (plan["block_sources"] == 16384).all()  # both roomy
+    parts = plan[["working_matrix_gb", "layout_gb", "stamps_and_sums_gb", "graph_gb"]].sum(axis=1)
+    np.testing.assert_allclose(parts, plan["block_gb"], rtol=1e-12)
+    tight = ct.memory_plan(g, 64 << 20, total)  # 64 MiB free on an H100: a smaller block there
+    size = int(tight["block_sources"].iloc[0])
+    assert size < 16384 and runner.block_need(g, size, block_solvers.PHAST, store=False) <= 64 << 20
+    assert tight["blocks_every_source"].iloc[0] == -(-g.n // size)

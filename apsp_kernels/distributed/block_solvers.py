@@ -30,7 +30,7 @@ PHAST = "fast:phast_batched"
 PHAST_MIN_N = 4096  # below this a hierarchy does not pay for itself in an all-sources run
 # sources per block when all_sources is not told (block_size=None): PHAST's sweeps run best at
 # their widest, 16384 columns (a tree of NY 3.1 us against 3.8 at 8192 on an H100, per_tree.csv in
-# results/scale/phast); halved while it does not fit
+# results/scale/phast); else the largest that fits (runner.default_block_size)
 DEFAULT_BLOCK = {PHAST: 16384}
 SMALLEST_DEFAULT_BLOCK = 1024
 FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"

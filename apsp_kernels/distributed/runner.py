@@ -162,16 +162,34 @@ BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees 
 def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
                        store: bool = True, reduce: bool = True) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
-    halved while it does not fit the GPU of the worker with the least free memory (down to
-    :data:`BLOCK_MULTIPLE` sources: a 16M-vertex road graph's PHAST blocks are 512 on an H200
-    without a store, 256 with one), then shrunk so that ``count`` sources make a multiple of the
-    workers' number of blocks (:func:`balanced`)."""
+    or, where it does not fit the GPU of the worker with the least free memory, the largest that
+    does: whole chunks of :data:`WHOLE_CHUNK` sources where one fits, else a multiple of
+    :data:`BLOCK_MULTIPLE` (down to it: then :func:`check_block_memory` refuses the run), so that a
+    USA-sized road graph's in-place PHAST block on an H100 is some 700 sources, not 512; then shrunk
+    so that ``count`` sources make a multiple of the workers' number of blocks (:func:`balanced`)."""
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
-    free = min((f["gpu_free"] for f in facts.values()), default=0)
-    while size > BLOCK_MULTIPLE and block_need(graph, size, key, store, reduce) > gpu.MEMORY_HEADROOM * free:
-        size //= 2
+    budget = gpu.MEMORY_HEADROOM * min((f["gpu_free"] for f in facts.values()), default=0)
+    if block_need(graph, size, key, store, reduce) > budget:
+        size = (largest_fitting(graph, key, store, reduce, budget, WHOLE_CHUNK, size)
+                or largest_fitting(graph, key, store, reduce, budget, BLOCK_MULTIPLE, size) or BLOCK_MULTIPLE)
     return size if count is None else balanced(count, size, max(len(facts), 1))
+
+
+WHOLE_CHUNK = 1024  # the in-place reductions' columns a CUDA block (sweep_reductions.CHUNK)
+
+
+def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int) -> int:
+    """The largest multiple of ``multiple`` up to ``top`` sources whose block needs at most
+    ``budget`` bytes (a binary search: the need grows with the sources), or 0."""
+    low, high = 0, top // multiple
+    while low < high:
+        mid = (low + high + 1) // 2
+        if block_need(graph, mid * multiple, key, store, reduce) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low * multiple
 
 
 def balanced(count: int, size: int, workers: int) -> int:

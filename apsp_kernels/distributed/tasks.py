@@ -104,8 +104,8 @@ def worker_facts() -> dict:
     import os
 
     from .. import gpu
-    facts = {"pid": os.getpid(), "on_gpu": gpu.available(), "gpu_free": 0, "gpu_name": ""}
+    facts = {"pid": os.getpid(), "on_gpu": gpu.available(), "gpu_free": 0, "gpu_total": 0, "gpu_name": ""}
     if facts["on_gpu"]:
-        facts["gpu_free"] = gpu.free_bytes()
-        facts["gpu_name"] = gpu.device_info()["device"]
+        info = gpu.device_info()
+        facts.update(gpu_free=gpu.free_bytes(), gpu_total=info["total_memory"], gpu_name=info["device"])
     return facts

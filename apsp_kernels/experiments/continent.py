@@ -21,6 +21,7 @@ generation and contraction (host seconds and the process's peak memory) go to ``
 ``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs).
 
 Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
+``memory_plan.csv`` (a stand-in's block and what a GPU holds, on an H100 and an H200),
 ``summary.json`` and ``log.txt`` into OUT_DIR. ``notebooks/scale.ipynb`` runs the same per graph
 (:func:`runs`, :func:`table`, :func:`figure`; its verdicts in :mod:`.continent_claims`).
 """
@@ -91,6 +92,31 @@ def sample_blocks(n: int, blocks: int, size: int = STAND_IN_BLOCK, seed: int = 0
     return (starts[:, None] * size + np.arange(size)).ravel().astype(np.int32)
 
 
+# cards a plan is made for: their memory in bytes (device_info's total_memory on each)
+PLAN_CARDS = {"NVIDIA H100 80GB HBM3": 85_017_493_504, "NVIDIA H200": 150_109_880_320}
+
+
+def memory_plan(graph, free: int, total: int) -> pd.DataFrame:
+    """A GPU's memory in an every-source run of ``graph`` (batched PHAST reduced in place) on each of
+    :data:`PLAN_CARDS`: the block that :func:`.runner.default_block_size` picks and what it holds,
+    planned from the card's memory less what this run's GPU (``free`` of ``total`` bytes) had in use."""
+    from ..distributed.sweep_reductions import bytes_needed
+    used = total - free
+    layout = PB.sweep_layout(graph)[0].nbytes
+    rows = []
+    for card, memory in PLAN_CARDS.items():
+        size = runner.default_block_size(graph, block_solvers.PHAST, {card: {"gpu_free": memory - used}},
+                                         on_gpu=True, store=False)
+        need = runner.block_need(graph, size, block_solvers.PHAST, store=False)
+        matrix = graph.n * (-(-size // SR.K) * SR.K) * graph.dtype.itemsize
+        rows.append({"graph": graph.name, "n": graph.n, "m": graph.m, "gpu": card, "memory_gb": memory / 1e9,
+                     "free_gb": (memory - used) / 1e9, "block_sources": size, "block_gb": need / 1e9,
+                     "working_matrix_gb": matrix / 1e9, "layout_gb": layout / 1e9,
+                     "stamps_and_sums_gb": (bytes_needed(graph.n, size, graph.dtype.itemsize) - matrix) / 1e9,
+                     "graph_gb": 4 * (graph.n + 1 + 2 * graph.m) / 1e9, "blocks_every_source": -(-graph.n // size)})
+    return pd.DataFrame(rows)
+
+
 def split_of(run) -> dict:
     """Seconds in the blocks' sweeps and in-place reductions (workers' CUDA events), summed."""
     sweep = sum(s.get("sweep_ms", 0.0) for s in run.stats) / 1e3
@@ -150,6 +176,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                 dry = {"dry_run_estimate_s": est["seconds"], "dry_run_label": est["label"]}
                 log(f"{graph.name} on {device}: dry run: {est['label']}: {est['seconds']:.0f} s for every source")
             free = min(f["gpu_free"] for f in facts.values())
+            total = min(f.get("gpu_total", 0) for f in facts.values())
             t = time.perf_counter()
             all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
             warm = time.perf_counter() - t
@@ -174,7 +201,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                  "every_source_estimate_s": (max(run.worker_seconds.values()) * graph.n / len(sources)
                                              + run.outside_blocks_s),
                  "block_bytes": runner.block_need(graph, run.block_size, block_solvers.PHAST, store=False),
-                 "gpu_free_bytes": free, **(dry if count == gpu_counts[0] else {})}
+                 "gpu_free_bytes": free, "gpu_total_bytes": total, **(dry if count == gpu_counts[0] else {})}
         check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
                  "verify_scope": check["verify_scope"] + f" on {gpu_counts[0]} GPU(s), {vertex['per_vertex_scope']}; "
                                  f"the other GPU counts: the same bits"}
@@ -212,12 +239,13 @@ def counts_here(counts, on_gpu: bool) -> list:
 def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
     """Every source of each road graph and a sample of each stand-in (``kept``: stand-ins already
     contracted, by size) on each GPU count of ``cfg["continent"]``: one experiment per graph
-    (``continent_<graph>``, resumable on its own); the stand-ins' contraction in ``contraction.csv``."""
+    (``continent_<graph>``, resumable on its own); the stand-ins' contraction and memory plans in
+    tables beside them."""
     from .. import gpu
     from ..report import measure, save_table
     cc = cfg["continent"]
     counts = counts_here(cc["gpus"], gpu.available())
-    records, contraction = [], []
+    records, contraction, plans = [], [], []
     for g in roads.values():
         records += measure(out_dir, f"continent_{g.name}", scaling, g, np.arange(g.n, dtype=np.int32), counts,
                            cfg, log, repeats=cc["repeats"])
@@ -227,12 +255,20 @@ def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
         if g is None:
             g, row = stand_in(n, log, arcs)
             contraction.append(row)
-        records += measure(out_dir, f"continent_{g.name}", scaling, g, sample_blocks(g.n, cc["sample_blocks"]),
-                           counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= DRY_RUN_FROM_N else 0)
-    if contraction and out_dir is not None:
+        sampled = measure(out_dir, f"continent_{g.name}", scaling, g, sample_blocks(g.n, cc["sample_blocks"]),
+                          counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= DRY_RUN_FROM_N else 0)
+        records += sampled
+        if sampled and sampled[0].stat("gpu_total_bytes"):
+            plans.append(memory_plan(g, sampled[0].stat("gpu_free_bytes"), sampled[0].stat("gpu_total_bytes")))
+    if out_dir is not None and contraction:
         save_table(pd.DataFrame(contraction), out_dir, "continent_contraction",
                    title="Road-like stand-ins (NOT DIMACS graphs): generation and contraction on the host",
                    note="Host seconds; peak_rss_gb: the notebook process's peak resident memory after each step.")
+    if out_dir is not None and plans:
+        save_table(pd.concat(plans, ignore_index=True), out_dir, "continent_memory_plan",
+                   title="A GPU's memory in an every-source run of each stand-in (planned)",
+                   note="The block default_block_size picks on each card and what it holds, from the card's "
+                        "memory less what the run's GPU had in use; GB = 1e9 bytes.")
     return records
 
 
@@ -296,6 +332,9 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
         records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
                            dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
+        if records[0].stat("gpu_total_bytes"):
+            write_csv(memory_plan(big, records[0].stat("gpu_free_bytes"), records[0].stat("gpu_total_bytes")),
+                      out_dir / "memory_plan.csv")
         big = None
     for name in graphs:
         g = datasets.load_or_stand_in(name)
