@@ -229,6 +229,17 @@ def test_the_graph_is_copied_to_the_workers_again_only_when_new_ones_joined(clie
     assert runner.share_graph(client, g, "token-r").key == same.key and len(copies) == 1
 
 
+def test_the_graph_stays_on_every_worker_between_runs(client):
+    """Dask's memory manager drops copies that no queued task needs (every 2 s); a local cluster's
+    keeps them, so that the next run's blocks start at once on every worker."""
+    import time
+    g = road(150, seed=11)
+    all_sources(g, client, block_size=16, bins=BINS, progress=False)
+    _, shared, _ = runner._SHARED[client.id]
+    time.sleep(2.5)
+    assert set(client.who_has([shared])[shared.key]) == set(client.scheduler_info()["workers"])
+
+
 def test_rows_are_read_by_source_or_by_position(client, tmp_path):
     g = road(60)
     sources = np.array([41, 7, 19, 3], dtype=np.int32)
