@@ -488,6 +488,14 @@ def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     assert estimate_text(whole).startswith("MEASURED") and " s" in estimate_text(whole)
 
 
+def test_a_samples_blocks_are_spread_evenly_over_the_workers_for_every_source():
+    from apsp_kernels.distributed.estimate import blocks_spread_evenly
+    # worker a ran three blocks of 10 sources (it started first), b one: 4 s for 40 sources
+    sample = runner.Run(reductions=None, store=None, seconds=3.5, block_solver="x", workers=2, blocks=4,
+                        block_seconds=[1.0] * 4, block_workers=["a", "a", "a", "b"], block_sources=[10] * 4)
+    assert blocks_spread_evenly(sample, 100) == pytest.approx(5.0)  # 0.1 s a source, 100 sources, 2 workers
+
+
 def test_the_estimate_adds_the_time_outside_the_blocks_once_and_per_block_at_its_upper_end(monkeypatch):
     est_module = sys.modules["apsp_kernels.distributed.estimate"]  # the module, not the function of that name
     g = road(100)

@@ -82,9 +82,9 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     blocks = split(len(picked), size)
-    per_block = np.array([s / b.size for s, b in zip(run.block_seconds, blocks)], dtype=np.float64)
+    per_block = np.array(run.block_seconds, dtype=np.float64) / np.array(run.block_sources, dtype=np.float64)
     per_source = float(np.sum(run.block_seconds)) / len(picked)
-    inside = per_source * len(ids) / max(workers, 1)
+    inside = blocks_spread_evenly(run, len(ids))
     outside = run.outside_blocks_s
     every_block = outside / len(blocks) * -(-len(ids) // size)  # per block of the full run
     measured_all = len(picked) == len(ids)
@@ -111,6 +111,13 @@ def estimate(graph, client, sources=None, *, sample: int = 256, block_size: int 
             "warm_up_sources": len(warm), "warm_up_seconds": warm_seconds,
             "block_solver": run.block_solver, "sample_wall_seconds": run.seconds,
             "preprocessing_s": run.preprocessing_s}
+
+
+def blocks_spread_evenly(run, sources: int) -> float:
+    """Seconds inside the blocks for ``sources`` sources at ``run``'s seconds per source, spread
+    evenly over its workers: a full run's thousands of blocks even out what a sample's few do not
+    (a worker that started late, or ran a block more than the others)."""
+    return float(np.sum(run.block_seconds)) / max(sum(run.block_sources), 1) * sources / max(run.workers, 1)
 
 
 def whole_blocks(ids: np.ndarray, sample: int, block_size: int, seed: int = 0) -> np.ndarray:

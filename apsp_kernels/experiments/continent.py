@@ -39,7 +39,7 @@ import pandas as pd
 
 from .. import datasets, oracle, timing
 from ..distributed import all_sources, block_solvers, cluster, fixed_sums, runner
-from ..distributed.estimate import estimate
+from ..distributed.estimate import blocks_spread_evenly, estimate
 from ..distributed.tasks import worker_facts
 from ..distributed.reductions import default_bins
 from ..distributed import sweep_reductions as SR
@@ -198,8 +198,9 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                  "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
                  "every_source": len(sources) == graph.n,
-                 "every_source_estimate_s": (max(run.worker_seconds.values()) * graph.n / len(sources)
-                                             + run.outside_blocks_s),
+                 "every_source_estimate_s": blocks_spread_evenly(run, graph.n) + run.outside_blocks_s,
+                 "estimate_basis": "the blocks' seconds per source spread evenly over the workers, plus the "
+                                   "time outside the blocks once",
                  "block_bytes": runner.block_need(graph, run.block_size, block_solvers.PHAST, store=False),
                  "gpu_free_bytes": free, "gpu_total_bytes": total, **(dry if count == gpu_counts[0] else {})}
         check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"] and same),
