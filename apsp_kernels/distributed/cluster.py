@@ -35,11 +35,11 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
     import dask
     from distributed import Client
     kwargs.setdefault("dashboard_address", ":0")  # a free port: another cluster on this host may hold 8787
-    with dask.config.set({KEEP_REPLICAS: False}):
+    with dask.config.set({MEMORY_MANAGER: False}):
         return Client(_new_cluster(gpus, cpu_workers, threads_per_worker, kwargs), set_as_default=set_as_default)
 
 
-KEEP_REPLICAS = "distributed.scheduler.active-memory-manager.start"  # False: the graph stays on every worker
+MEMORY_MANAGER = "distributed.scheduler.active-memory-manager.start"  # off: the graph stays on every worker
 
 
 def _new_cluster(gpus, cpu_workers, threads_per_worker, kwargs):

@@ -146,14 +146,24 @@ def block_need(graph, size: int, key: str, store: bool = True, reduce: bool = Tr
     """GPU bytes of one block of ``size`` sources, the graph and PHAST's layout included (``store``:
     the rows go to one; ``reduce``: the run reduces them)."""
     in_place = block_solvers.reduces_in_place(key, True, store, reduce)
-    layout = 0
-    if key == block_solvers.PHAST:
-        from ..sssp_hierarchy.layout import HIERARCHY_KEY
-        if HIERARCHY_KEY in getattr(graph, "__dict__", {}):  # contracted by prepare(): the sweeps' layout goes up too
-            from ..sssp_hierarchy.phast_batched import sweep_layout
-            layout = sweep_layout(graph)[0].nbytes
     return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store, in_place) + \
-        4 * (graph.n + 1 + 2 * graph.m) + layout
+        graph_bytes(graph) + layout_bytes(graph, key)
+
+
+def graph_bytes(graph) -> int:
+    """A worker's device copy of the graph: CSR offsets, heads and weights (4 B each)."""
+    return 4 * (graph.n + 1 + 2 * graph.m)
+
+
+def layout_bytes(graph, key: str) -> int:
+    """PHAST's sweep layout on a worker's device, once the graph is contracted (prepare()); else 0."""
+    if key != block_solvers.PHAST:
+        return 0
+    from ..sssp_hierarchy.layout import HIERARCHY_KEY
+    if HIERARCHY_KEY not in getattr(graph, "__dict__", {}):
+        return 0
+    from ..sssp_hierarchy.phast_batched import sweep_layout
+    return sweep_layout(graph)[0].nbytes
 
 
 BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees per sweep)

@@ -50,10 +50,15 @@ class SweepSums:
 
 
 def bytes_needed(n: int, sources: int, itemsize: int) -> int:
-    """Device bytes of one block beyond the layout: the working matrix, its stamps and the run's
-    per-vertex sums (40 B a vertex)."""
+    """Device bytes of one block beyond the layout (the sum of :func:`bytes_parts`)."""
+    return sum(bytes_parts(n, sources, itemsize).values())
+
+
+def bytes_parts(n: int, sources: int, itemsize: int) -> dict:
+    """One block's device bytes beyond the layout: the working matrix, its stamps (one per vertex
+    and group of K sources) and the run's per-vertex sums (40 B a vertex)."""
     columns = -(-sources // K) * K
-    return n * columns * itemsize + (columns // K) * n * 4 + 40 * n
+    return {"working_matrix": n * columns * itemsize, "stamps": (columns // K) * n * 4, "sums": 40 * n}
 
 
 def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:

@@ -100,21 +100,27 @@ def memory_plan(graph, free: int, total: int) -> pd.DataFrame:
     """A GPU's memory in an every-source run of ``graph`` (batched PHAST reduced in place) on each of
     :data:`PLAN_CARDS`: the block that :func:`.runner.default_block_size` picks and what it holds,
     planned from the card's memory less what this run's GPU (``free`` of ``total`` bytes) had in use."""
-    from ..distributed.sweep_reductions import bytes_needed
     used = total - free
-    layout = PB.sweep_layout(graph)[0].nbytes
     rows = []
     for card, memory in PLAN_CARDS.items():
         size = runner.default_block_size(graph, block_solvers.PHAST, {card: {"gpu_free": memory - used}},
                                          on_gpu=True, store=False)
-        need = runner.block_need(graph, size, block_solvers.PHAST, store=False)
-        matrix = graph.n * (-(-size // SR.K) * SR.K) * graph.dtype.itemsize
+        parts = SR.bytes_parts(graph.n, size, graph.dtype.itemsize)
         rows.append({"graph": graph.name, "n": graph.n, "m": graph.m, "gpu": card, "memory_gb": memory / 1e9,
-                     "free_gb": (memory - used) / 1e9, "block_sources": size, "block_gb": need / 1e9,
-                     "working_matrix_gb": matrix / 1e9, "layout_gb": layout / 1e9,
-                     "stamps_and_sums_gb": (bytes_needed(graph.n, size, graph.dtype.itemsize) - matrix) / 1e9,
-                     "graph_gb": 4 * (graph.n + 1 + 2 * graph.m) / 1e9, "blocks_every_source": -(-graph.n // size)})
+                     "free_gb": (memory - used) / 1e9, "block_sources": size,
+                     "block_gb": runner.block_need(graph, size, block_solvers.PHAST, store=False) / 1e9,
+                     "working_matrix_gb": parts["working_matrix"] / 1e9,
+                     "layout_gb": runner.layout_bytes(graph, block_solvers.PHAST) / 1e9,
+                     "stamps_and_sums_gb": (parts["stamps"] + parts["sums"]) / 1e9,
+                     "graph_gb": runner.graph_bytes(graph) / 1e9, "blocks_every_source": -(-graph.n // size)})
     return pd.DataFrame(rows)
+
+
+def plan_of(graph, record) -> pd.DataFrame | None:
+    """:func:`memory_plan` from a run's record of ``graph`` (its GPU's free and total memory); None
+    for a run on CPU workers."""
+    total = record.stat("gpu_total_bytes")
+    return memory_plan(graph, record.stat("gpu_free_bytes"), total) if total else None
 
 
 def split_of(run) -> dict:
@@ -259,8 +265,9 @@ def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
         sampled = measure(out_dir, f"continent_{g.name}", scaling, g, sample_blocks(g.n, cc["sample_blocks"]),
                           counts[::-1], cfg, log, dry_run=cc["dry_run"] if g.n >= DRY_RUN_FROM_N else 0)
         records += sampled
-        if sampled and sampled[0].stat("gpu_total_bytes"):
-            plans.append(memory_plan(g, sampled[0].stat("gpu_free_bytes"), sampled[0].stat("gpu_total_bytes")))
+        plan = plan_of(g, sampled[0]) if sampled else None
+        if plan is not None:
+            plans.append(plan)
     if out_dir is not None and contraction:
         save_table(pd.DataFrame(contraction), out_dir, "continent_contraction",
                    title="Road-like stand-ins (NOT DIMACS graphs): generation and contraction on the host",
@@ -333,9 +340,9 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
         records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
                            dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
-        if records[0].stat("gpu_total_bytes"):
-            write_csv(memory_plan(big, records[0].stat("gpu_free_bytes"), records[0].stat("gpu_total_bytes")),
-                      out_dir / "memory_plan.csv")
+        plan = plan_of(big, records[0])
+        if plan is not None:
+            write_csv(plan, out_dir / "memory_plan.csv")
         big = None
     for name in graphs:
         g = datasets.load_or_stand_in(name)
