@@ -47,3 +47,46 @@ def test_a_lanes_reciprocals_in_two_doubles_are_their_exact_sum(distances):
     assert Fraction(hi) + Fraction(lo) == sum(Fraction(1.0 / d) for d in distances)
     unit = Fraction(2) ** SR.EXACT_SCALE
     assert (Fraction(hi) * unit).denominator == 1 and (Fraction(lo) * unit).denominator == 1
+
+
+def fast_bins(d: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The fast instantiation's rule: the first guess, one step down if below its threshold, one up
+    if at or past the next."""
+    t, per_unit = SR.integer_bins(edges)
+    inside = d[(d >= t[0]) & (d < t[-1])]
+    guess = SR.first_guess(inside, t, per_unit)
+    return np.bincount(guess + (inside >= t[guess + 1]) - (inside < t[guess]), minlength=len(edges) - 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(edge_values, min_size=2, max_size=12, unique=True), st.integers(0, 2 ** 31 - 2),
+       st.floats(0.0, 0.49))
+def test_one_step_from_the_first_guess_bins_ints_as_numpy_wherever_the_guess_is_within_one(values, seed, jitter):
+    """Wherever guess_within_one holds (equal bins, bins moved by under half a width), the fast rule
+    gives numpy's bins; where it fails, the fast kernel is not used."""
+    edges = np.sort(np.asarray(values))
+    rng = np.random.default_rng(seed)
+    even = np.linspace(edges[0], edges[-1], len(edges))
+    even[1:-1] += rng.uniform(-jitter, jitter, len(edges) - 2) * np.diff(even)[:-1]
+    for e in (edges, even):
+        t, per_unit = SR.integer_bins(e)
+        if not SR.guess_within_one(t, per_unit):
+            continue
+        d = np.r_[rng.integers(0, 2 ** 31 - 1, 200), np.floor(e).clip(0, 2 ** 31 - 2), np.ceil(e).clip(0, 2 ** 31 - 2),
+                  rng.integers(max(0, int(e[0])), max(1, int(e[-1]) + 2), 300).clip(0, 2 ** 31 - 2)].astype(np.int64)
+        np.testing.assert_array_equal(fast_bins(d, e), np.histogram(d, bins=e)[0])
+
+
+def test_the_fast_kernel_takes_equal_bins_and_not_uneven_ones():
+    scales = SR.Scales(distance=0, inverse=SR.EXACT_SCALE + 10, cap=2.0 ** 30)
+    equal = SR.integer_bins(np.linspace(0.0, 1e7, 65))
+    assert SR.guess_within_one(*equal)
+    assert SR.kernel_name(np.int32, scales, *equal) == "swr_reduce_i32_fast"
+    geometric = SR.integer_bins(np.geomspace(1.0, 1e7, 41))
+    assert not SR.guess_within_one(*geometric)
+    assert SR.kernel_name(np.int32, scales, *geometric) == "swr_reduce_i32"
+    assert SR.kernel_name(np.float32, scales, *equal) == "swr_reduce_f32"
+    rounded = SR.Scales(distance=0, inverse=SR.EXACT_SCALE - 1, cap=2.0 ** 30)
+    assert SR.kernel_name(np.int32, rounded, *equal) == "swr_reduce_i32"
+    many = SR.integer_bins(np.linspace(0.0, 1e7, SR.LANE_BINS + 2))
+    assert SR.kernel_name(np.int32, scales, *many) == "swr_reduce_i32"

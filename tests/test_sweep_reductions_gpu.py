@@ -18,30 +18,40 @@ cp = pytest.importorskip("cupy")
 PER_SOURCE = ("eccentricity", "reach_out", "sum_out", "histogram", "scales")
 
 
-def uneven_bins(rows, inf, count=40, start=0.0):
+def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
     """Bins of uneven widths from ``start`` (a fraction of the rows' longest distance) to below that
-    distance (pairs outside them)."""
+    distance (pairs outside them): equal ones moved by up to 0.4 of a width, or (``geometric``) widths
+    growing by a constant factor from 1."""
     top = float(cp.where(rows < inf, rows, 0).max())
+    if geometric:
+        return np.geomspace(1.0, 0.7 * top, count)
     edges = np.linspace(start * top, 0.7 * top, count)
     edges[1:-1] += np.random.default_rng(0).uniform(-0.4, 0.4, len(edges) - 2) * np.diff(edges)[:-1]
     return edges
 
 
-@pytest.mark.parametrize("dtype, edge_count, start, inverse",
-                         [(np.int32, 40, 0.0, None), (np.float32, 40, 0.0, None), (np.float64, 40, 0.0, None),
-                          (np.int32, 300, 0.1, None), (np.int32, 40, 0.0, SR.EXACT_SCALE - 20)])
-def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start, inverse):
+@pytest.mark.parametrize("dtype, edge_count, start, inverse, geometric, kernel",
+                         [(np.int32, 40, 0.0, None, False, "swr_reduce_i32_fast"),
+                          (np.int32, 40, 0.0, None, True, "swr_reduce_i32"),
+                          (np.float32, 40, 0.0, None, False, "swr_reduce_f32"),
+                          (np.float64, 40, 0.0, None, False, "swr_reduce_f64"),
+                          (np.int32, 300, 0.1, None, False, "swr_reduce_i32"),
+                          (np.int32, 40, 0.0, SR.EXACT_SCALE - 20, False, "swr_reduce_i32")])
+def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start, inverse, geometric, kernel):
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
-    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point)."""
+    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point); int distances
+    in near-equal bins take the fast kernel, in geometric ones (first guesses off by more than a
+    bin) the general one."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
     rows = PB.multi_source_distances(g, sources)
-    edges = uneven_bins(rows, g.inf, edge_count, start)
+    edges = uneven_bins(rows, g.inf, edge_count, start, geometric)
     scales = scales_for(g, len(sources))
     if inverse is not None:
         assert scales.inverse >= SR.EXACT_SCALE  # the other int cases take the two doubles
         scales = dataclasses.replace(scales, inverse=inverse)
+    assert SR.kernel_name(np.dtype(dtype), scales, *SR.integer_bins(edges)) == kernel
     want = reductions.block_partial(rows, g.inf, sources, edges, scales)
     sweeps = PB.BatchedPhast(g, SR.K).setup()
     ranks = cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K))
@@ -72,3 +82,12 @@ def test_a_block_sweeps_and_reduces_in_one_call_and_says_how_long_each_took():
     np.testing.assert_array_equal(partial["eccentricity"], want["eccentricity"])
     np.testing.assert_array_equal(sums.result()["harmonic_in"], want["harmonic_in"])
     assert stats["K"] == SR.K and stats["sweep_ms"] > 0 and stats["reduce_ms"] > 0
+
+
+def test_the_fast_kernels_reciprocal_is_drcp_rn_for_every_int_distance():
+    """swr_recip (no branch to a slow path) against __drcp_rn for every x in [1, 2**31)."""
+    from apsp_kernels import gpu
+    check = gpu.load_module(gpu.cu_path(SR.__file__, SR._CU)).get_function("swr_recip_check")
+    mismatches, first_bad = cp.zeros(1, dtype=cp.uint64), cp.full(1, 2 ** 31 - 1, dtype=cp.int32)
+    check((4096,), (256,), (np.int32(1), np.int32(2 ** 31 - 1), mismatches, first_bad))
+    assert int(mismatches.get()[0]) == 0, f"first x whose reciprocal differs: {int(first_bad.get()[0])}"

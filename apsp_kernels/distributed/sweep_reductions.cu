@@ -14,6 +14,10 @@
 // in shared memory in a counter per bin and lane (no two lanes of a warp share one), once per bin and CUDA block
 // in global memory; an int distance finds its bin among integer thresholds, not by float arithmetic. Every sum
 // is an integer, so the atomics' order does not matter.
+// The fast instantiation (int distances, at most SWR_LANE_BINS bins, a first guess within one bin of every
+// distance's, sums of 1/d in two doubles) has no branch per term: terms not counted add zero (or count in a bin
+// no one reads), so the compiler overlaps a tile's terms instead of waiting on each one's loads; it keeps more
+// registers a thread (two CUDA blocks a multiprocessor), which it needs to do so without spilling.
 #include "fixed_point.cuh"
 
 constexpr int SWR_THREADS = 256;
@@ -81,6 +85,29 @@ __device__ __forceinline__ void swr_pair_add(SwrPair& p, double r) {
     p.hi = s;
 }
 
+// 1/x rounded to nearest for 1 <= x < 2^31, as __drcp_rn((double)x) without its branch to a slow path (only
+// subnormal or huge x take it): a hardware seed and __drcp_rn's Newton steps (tested on every such x)
+__device__ __forceinline__ double swr_recip(int x) {
+    const double d = (double)x;
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    double e = fma(-d, r, 1.0);
+    e = fma(e, e, e);
+    r = fma(r, e, r);
+    e = fma(-d, r, 1.0);
+    return fma(r, e, r);
+}
+
+extern "C" __global__ void swr_recip_check(int first, int count, unsigned long long* mismatches, int* first_bad) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+        const int x = first + (int)i;
+        if (__double_as_longlong(swr_recip(x)) != __double_as_longlong(__drcp_rn((double)x))) {
+            atomicAdd(mismatches, 1ull);
+            atomicMin(first_bad, x);
+        }
+    }
+}
+
 __device__ __forceinline__ void swr_pair_to_fixed(FixedSum& a, const SwrPair& p, int scale) {
     fixed_add_double(a, p.hi, scale);
     if (p.lo > 0.0) {
@@ -129,6 +156,7 @@ struct SwrBins {
     int bins;
     unsigned per_unit;  // the guess's scale: bins / (hi - lo) in 32-bit fixed point (saturated)
     double lo, hi, per_bin;
+    int t0, tend;  // an int distance is in the bins when t0 <= d < tend
 };
 
 __device__ __forceinline__ int swr_bin(int x, const SwrBins& h) {
@@ -150,6 +178,19 @@ __device__ __forceinline__ int swr_bin(T x, const SwrBins& h) {
     return b;
 }
 
+// the fast instantiation's column term: every term counted or zero, the bin one step from its guess
+__device__ __forceinline__ void swr_column_term_fast(int x, bool counted, const SwrBins& h, const int* __restrict__ t,
+                                                     unsigned* lane_bins, SwrColumn<int>& col) {
+    const unsigned d = counted ? (unsigned)x : 0u;
+    col.total.whole += d;
+    col.reached += counted;
+    col.key = max(col.key, d);
+    const unsigned guess = min(__umulhi((unsigned)x - (unsigned)h.t0, h.per_unit), (unsigned)(h.bins - 1));
+    const int lower = __ldg(t + guess), upper = __ldg(t + guess + 1);
+    const int b = (int)guess + (x >= upper) - (x < lower);
+    atomicAdd(&lane_bins[(counted && x >= h.t0 && x < h.tend ? b : h.bins) * 32], 1u);  // row `bins`: not counted
+}
+
 template <typename T>
 __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h, unsigned* lane_bins,
                                                 unsigned long long* counts, SwrColumn<T>& col) {
@@ -164,13 +205,14 @@ __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h
         atomicAdd(&counts[b], 1ull);
 }
 
-template <typename T>
+template <typename T, bool FAST>
 __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,
                            const double* edges_in, const int* thresholds_in, int n_edges,
                            unsigned per_unit, int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
                            unsigned long long* harmonic_in, unsigned long long* ecc_key, unsigned long long* reach_out,
                            unsigned long long* sum_out, unsigned long long* counts) {
     // shared memory: the tile (SWR_TILE rows of SWR_CHUNK), the edges, their thresholds, a counter per bin and lane
+    // (and a row more, where the fast instantiation counts the terms no bin takes)
     extern __shared__ __align__(16) unsigned char swr_smem[];
     T* rows = reinterpret_cast<T*>(swr_smem);
     double* edges = reinterpret_cast<double*>(rows + SWR_TILE * SWR_CHUNK);
@@ -182,7 +224,7 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
         thresholds[i] = thresholds_in[i];
     }
     if (bins <= SWR_LANE_BINS)
-        for (int i = threadIdx.x; i < bins * 32; i += SWR_THREADS) lane_bins[i] = 0;
+        for (int i = threadIdx.x; i < (bins + 1) * 32; i += SWR_THREADS) lane_bins[i] = 0;
 
     const int chunk = blockIdx.y * SWR_CHUNK, own = chunk + SWR_OWN * threadIdx.x;
     const int per_slice = (int)(((long long)n + gridDim.x * SWR_TILE - 1) / (gridDim.x * SWR_TILE) * SWR_TILE);
@@ -194,7 +236,7 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
     SwrQuad<T> tile[SWR_TILE];
     swr_load(D, stride, first, last, own, inf, tile);
     __syncthreads();  // the edges and the bins
-    SwrBins h = {edges, thresholds, bins, per_unit, edges[0], edges[bins], 0.0};
+    SwrBins h = {edges, thresholds, bins, per_unit, edges[0], edges[bins], 0.0, thresholds[0], thresholds[bins]};
     h.per_bin = bins / (h.hi - h.lo);
     for (int v0 = first; v0 < last; v0 += SWR_TILE) {
 #pragma unroll
@@ -202,7 +244,10 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
 #pragma unroll
             for (int j = 0; j < SWR_OWN; ++j) {
                 const T x = tile[r].x[j];
-                if (own + j < count && x < inf) swr_column_term(x, scale, h, lane_bins + lane, counts, col[j]);
+                if constexpr (FAST)
+                    swr_column_term_fast(x, own + j < count && x < inf, h, thresholds_in, lane_bins + lane, col[j]);
+                else if (own + j < count && x < inf)
+                    swr_column_term(x, scale, h, lane_bins + lane, counts, col[j]);
             }
         if (accumulate) {
 #pragma unroll
@@ -218,11 +263,17 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
                 FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
                 unsigned reached = 0;
                 SwrPair lane_inverse = {0.0, 0.0};
-                const bool exact_pairs = swr_whole(T()) && inverse_scale >= SWR_EXACT_SCALE;
+                const bool exact_pairs = FAST || (swr_whole(T()) && inverse_scale >= SWR_EXACT_SCALE);
 #pragma unroll 8
                 for (int i = lane; i < SWR_CHUNK; i += 32) {
                     const T x = row[i];
-                    if (chunk + i < count && x < inf) {
+                    if constexpr (FAST) {
+                        const bool counted = chunk + i < count && x < inf;
+                        fixed_add_term(total, counted ? x : T(0), scale);
+                        reached += counted;
+                        const double r = swr_recip(max((int)x, 1));
+                        swr_pair_add(lane_inverse, counted && x > T(0) ? r : 0.0);
+                    } else if (chunk + i < count && x < inf) {
                         fixed_add_term(total, x, scale);
                         ++reached;
                         if (x > T(0)) {
@@ -280,18 +331,19 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
         }
 }
 
-// at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85)
-#define SWR_KERNEL(SFX, T, MIN_BLOCKS)                                                                             \
+// at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85), two for the fast one
+#define SWR_KERNEL(SFX, T, FAST, MIN_BLOCKS)                                                                       \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, MIN_BLOCKS) swr_reduce_##SFX(                       \
         const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,                              \
         const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                \
         unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
         unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
         unsigned long long* counts) {                                                                              \
-        swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,                   \
+        swr_reduce<T, FAST>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,                   \
                       per_unit, accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);   \
     }
 
-SWR_KERNEL(i32, int, 3)
-SWR_KERNEL(f32, float, 3)
-SWR_KERNEL(f64, double, 1)
+SWR_KERNEL(i32, int, false, 3)
+SWR_KERNEL(i32_fast, int, true, 2)
+SWR_KERNEL(f32, float, false, 3)
+SWR_KERNEL(f64, double, false, 1)

@@ -8,7 +8,8 @@ twice the sources per sweep fit (a 16M-vertex graph: 1024 instead of 512 on an H
 ran at 1.27-1.28x their memory bound on H200s, ``results/paper/scale/continent``), and the
 per-vertex sums go straight into the worker's accumulator on its GPU (:class:`SweepSums`, handed
 to the client once per run by :mod:`.worker_sums`). The terms and their fixed-point sums are those of
-:func:`.reductions.block_partial` (the same bits: tested on the device against it).
+:func:`.reductions.block_partial` (the same bits: tested on the device against it). Int distances in
+near-equal bins (the default ones) take a kernel with no branch per term (:func:`kernel_name`).
 """
 from __future__ import annotations
 
@@ -77,13 +78,14 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     counts = cp.zeros(len(edges), dtype=cp.uint64)
     # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
     into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
-    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(f"swr_reduce_{KERNEL_SUFFIX[dtype]}")
+    thresholds, per_unit = integer_bins(edges)
+    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(
+        kernel_name(dtype, scales, thresholds, per_unit))
     shared = shared_bytes(len(edges), dtype.itemsize)
     if shared > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = shared
     chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU at once
     across = max(1, min(-(-n // TILE), _resident_blocks(kernel, shared) // chunks))
-    thresholds, per_unit = integer_bins(edges)
     kernel((across, chunks), (THREADS,),
            (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
             np.int32(scales.inverse), cp.asarray(edges, dtype=cp.float64), cp.asarray(thresholds),
@@ -98,6 +100,38 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     return out
 
 
+def kernel_name(dtype: np.dtype, scales: Scales, thresholds: np.ndarray, per_unit: int) -> str:
+    """``swr_reduce_i32_fast`` (no branch per term) for int distances whose bins count per lane,
+    whose first guesses are within one bin (:func:`guess_within_one`) and whose sums of 1/d are exact
+    in two doubles; else the kernel of the dtype."""
+    name = f"swr_reduce_{KERNEL_SUFFIX[np.dtype(dtype)]}"
+    if (np.dtype(dtype) == np.int32 and len(thresholds) - 1 <= LANE_BINS and scales.inverse >= EXACT_SCALE
+            and guess_within_one(thresholds, per_unit)):
+        return name + "_fast"
+    return name
+
+
+def first_guess(d, thresholds: np.ndarray, per_unit: int) -> np.ndarray:
+    """sweep_reductions.cu's first guess of an int distance's bin (``d >= thresholds[0]``)."""
+    offset = np.asarray(d, dtype=np.int64) - int(thresholds[0])
+    guess = (offset.astype(np.uint64) * np.uint64(per_unit)) >> np.uint64(32)
+    return np.minimum(guess, len(thresholds) - 2).astype(np.int64)
+
+
+def guess_within_one(thresholds: np.ndarray, per_unit: int) -> bool:
+    """Whether every int distance in the bins has its first guess within one bin of its own, so that
+    one step each way finds it (equal bins do; uneven ones may not). The guess grows with d, so each
+    bin's first and last distance bound its guesses."""
+    t = np.asarray(thresholds, dtype=np.int64)
+    bins = np.arange(len(t) - 1)
+    taken = t[:-1] < t[1:]
+    if not taken.any():
+        return True
+    first = first_guess(t[:-1][taken], t, per_unit)
+    last = first_guess(t[1:][taken] - 1, t, per_unit)
+    return bool(np.all(first >= bins[taken] - 1) and np.all(last <= bins[taken] + 1))
+
+
 def _resident_blocks(kernel, shared: int) -> int:
     """CUDA blocks of ``kernel`` that the GPU holds at once (its occupancy times the multiprocessors)."""
     from cupy_backends.cuda.api import driver
@@ -107,10 +141,10 @@ def _resident_blocks(kernel, shared: int) -> int:
 
 def shared_bytes(n_edges: int, itemsize: int) -> int:
     """Dynamic shared memory of a CUDA block: the tile, the edges, their integer thresholds and, for
-    few bins, a counter per bin and lane."""
+    few bins, a counter per bin and lane (and a row of them for terms in no bin)."""
     bins = n_edges - 1
     return (TILE * CHUNK * itemsize + 8 * n_edges + 4 * (n_edges + n_edges % 2)
-            + (bins * 32 * 4 if bins <= LANE_BINS else 0))
+            + ((bins + 1) * 32 * 4 if bins <= LANE_BINS else 0))
 
 
 def integer_bins(edges: np.ndarray) -> tuple[np.ndarray, int]:

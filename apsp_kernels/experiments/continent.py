@@ -224,11 +224,11 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
 # ---------------------------------------------------------------------------- the scale notebook's section
 def config(profile: str) -> dict:
     """GPU counts, graphs and samples per profile: ``smoke`` the smoke profile's small NY stand-in
-    on 1 and 2 CPU workers; ``default`` NY and BAY on 1 and 2 GPUs; ``paper`` NY, BAY and the
+    on 1 and 2 CPU workers; ``default`` NY and BAY on 1, 2 and 4 GPUs (those the host has); ``paper`` NY, BAY and the
     road-like stand-ins of 1M, 4M and 16M vertices and USA-road-d.USA's size on 1, 2 and 4 GPUs
     (the stand-ins a sample of whole blocks, the 16M and USA-sized ones after a dry run)."""
     from ..profiles import choose
-    return {"gpus": choose(profile, smoke=(1, 2), default=(1, 2), paper=(1, 2, 4)),
+    return {"gpus": choose(profile, smoke=(1, 2), default=(1, 2, 4), paper=(1, 2, 4)),
             "stand_ins": choose(profile, smoke=(), default=(), paper=(1 << 20, 1 << 22, 1 << 24)),
             "usa_size": choose(profile, smoke=False, default=False, paper=True),
             "sample_blocks": 256, "dry_run": choose(profile, smoke=0, default=0, paper=8192),
