@@ -78,6 +78,11 @@ class FakeWorkers:
         finally:
             worker_sums._RUNS = saved
 
+    @staticmethod
+    def fetch(client, key):
+        """What :func:`.worker_sums.collect_all` gives: each worker's accumulator, or its exception."""
+        return client.run(worker_sums.collect, key, on_error="return")
+
     def run(self, fn, *args, on_error="raise"):
         out = {}
         for name in self.held:
@@ -115,7 +120,7 @@ def test_lost_and_doubled_blocks_are_run_again_and_counted_once():
             client.on("c", worker_sums.keep, new_key, i, blocks[i][1])  # c's restart runs them
 
     expected = set(blocks) - {6}
-    assert worker_sums.gather(client, acc, key, expected, run_again) == 3
+    assert worker_sums.gather(client, acc, key, expected, run_again, fetch=FakeWorkers.fetch) == 3
     assert asked == [([3, 4, 5], ("token", "run-1", 1))]  # b held block 2, counted by a: b left out whole
     assert acc.result().same_as(one_process(g))
     assert client.run(worker_sums.held_runs) == {"a": [], "b": [], "c": []}  # every accumulator taken
@@ -135,7 +140,7 @@ def test_sums_lost_every_time_stop_the_run_with_the_blocks_named():
     g = road(60)
     acc = Accumulator(g.n, np.arange(g.n), BINS)
     with pytest.raises(RuntimeError, match=r"blocks \[0, 1\] were lost"):
-        worker_sums.gather(FakeWorkers(["a"]), acc, ("t", "r"), {0, 1}, lambda ids, key: None)
+        worker_sums.gather(FakeWorkers(["a"]), acc, ("t", "r"), {0, 1}, lambda ids, key: None, fetch=FakeWorkers.fetch)
 
 
 def test_resuming_some_blocks_from_a_store_gives_the_same_bits(tmp_path):
@@ -205,7 +210,47 @@ def test_sums_added_in_place_count_a_block_once_and_a_broken_accumulator_s_block
         for i in ids:
             client.on("a", worker_sums.add_in_place, new_key, i, make, adding(blocks[i][1]))
 
-    assert worker_sums.gather(client, acc, key, set(blocks), run_again) == len(asked[0])
+    assert worker_sums.gather(client, acc, key, set(blocks), run_again, fetch=FakeWorkers.fetch) == len(asked[0])
     assert asked == [[i for i in blocks if i % 2 == 0 and i != 2]]  # b's, but the one a counted
     assert acc.result().same_as(one_process(g))
     assert client.run(worker_sums.held_runs) == {"a": [], "b": []}
+
+
+
+_HELD_BACK: dict = {}  # the worker whose collect waits, and the event that lets it go (threads of this process)
+
+
+def _collect_held_back(key):
+    from distributed import get_worker
+    if get_worker().address == _HELD_BACK.get("address"):
+        _HELD_BACK["release"].wait(30)
+    return _HELD_BACK["collect"](key)
+
+
+def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_left(monkeypatch):
+    """Each live worker's accumulator comes back once, fetched straight from it; a worker that leaves
+    while its collect task waits gives an exception at once (its blocks then run again), not a hang."""
+    import threading
+    g = road(60)
+    (_, partial), *_ = partials(g).values()
+    client = cluster.local(cpu_workers=2, processes=False)
+    _HELD_BACK.update(release=threading.Event(), collect=worker_sums.collect)
+    try:
+        addresses = sorted(cluster.workers(client))
+        client.run(worker_sums.keep, ("t", "r"), 0, partial, workers=[addresses[0]])  # threads: one process's
+        _HELD_BACK["address"] = stuck = addresses[1]
+        monkeypatch.setattr(worker_sums, "collect", _collect_held_back)
+        monkeypatch.setattr(worker_sums, "POLL_S", 0.1)
+        worker = next(w for w in client.cluster.workers.values() if w.address == stuck)
+        leave = threading.Timer(1.0, lambda: client.cluster.sync(worker.close))
+        leave.start()
+        got = worker_sums.collect_all(client, ("t", "r"))
+        leave.join()
+    finally:
+        _HELD_BACK["release"].set()
+        cluster.close(client)
+        _HELD_BACK.clear()
+    assert set(got) == set(addresses)
+    assert got[addresses[0]]["blocks"] == {0}
+    np.testing.assert_array_equal(got[addresses[0]]["reach_in"], partial["reach_in"])
+    assert isinstance(got[stuck], BaseException)
