@@ -8,6 +8,7 @@
     run = all_sources(datasets.load("NY"), client, block_size=1024)      # reductions only
     run.reductions.per_vertex                      # closeness, harmonic per vertex
     run = all_sources(g, client, store="out/g30.rows")   # rows to Zarr, resumable
+    run = all_sources(g, client, checkpoint="out/g.ckpt")  # reductions, resumable
 
 Everything is checked before the first task (InputError): the graph and sources, the block
 solver for the workers' kind, the device memory of one block on the smallest worker and the
@@ -31,7 +32,7 @@ from .. import gpu
 from ..errors import InputError
 from ..graph import Graph
 from ..solver import checked_sources
-from . import block_solvers, cluster, worker_sums
+from . import block_solvers, checkpoint as checkpoints, cluster, worker_sums
 from .blocks import block_size_of, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
@@ -228,7 +229,7 @@ def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = Tr
                          f"{worst['gpu_free'] / 2**30:.1f} GiB free; lower block_size")
 
 
-def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: bool) -> dict:
+def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: bool, checkpoint=None) -> dict:
     """Check everything a run needs, before anything is written or submitted."""
     if not isinstance(graph, Graph):
         raise InputError(f"{WHO}: graph must be an apsp_kernels Graph, got {type(graph).__name__}")
@@ -240,6 +241,9 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
         block_size_of(block_size)
     if not reduce and store is None:
         raise InputError(f"{WHO}: nothing to do: ask for reductions, a store, or both")
+    if checkpoint is not None and (store is not None or not reduce):
+        raise InputError(f"{WHO}: a checkpoint keeps a run's reductions; a store keeps its rows and resumes "
+                         f"itself: give one of them (checkpoint={checkpoint!r}, store={store!r}, reduce={reduce})")
     edges = (default_bins(graph) if bins is None else check_bins(bins)) if reduce else None
     scales = scales_for(graph, len(ids)) if reduce else None
     facts = client.run(worker_facts)
@@ -272,19 +276,27 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
 
 
 def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = None, block_solver=None,
-                reduce: bool = True, bins=None, store=None, progress: bool = True,
+                reduce: bool = True, bins=None, store=None, checkpoint=None, progress: bool = True,
                 desc: str = "") -> Run:
     """Distances from every source (or ``sources``) in blocks of ``block_size`` on ``client``'s
     workers (None: the block solver's preferred size that fits, 16384 for PHAST, else 1024):
     reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
-    distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists)."""
-    p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce)
+    distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists). With a
+    ``checkpoint`` folder, the reductions are saved there after each of :data:`.checkpoint.WAVES`
+    waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`)."""
+    p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint)
     ids, edges = p["ids"], p["edges"]
     row_store = RowStore.create_or_open(p["store"], graph, ids, p["size"]) if p["store"] else None
     acc = Accumulator(graph.n, ids, edges) if reduce else None
     blocks, statuses = split(len(ids), p["size"]), {}
+    token = fingerprint(graph)
+    run_id = checkpoints.identity(token, ids, p["size"], edges, p["scales"]) if checkpoint is not None else None
+    if checkpoint is not None and checkpoints.load(checkpoint, run_id, acc):
+        statuses["resumed"] = sum(1 for b in blocks if acc.done[b.start])
     todo = []
     for b in blocks:
+        if acc is not None and acc.done[b.start]:  # from the checkpoint
+            continue
         saved = usable_partial(row_store.partial(b.id), p["scales"]) if row_store is not None and reduce else None
         if row_store is not None and row_store.is_committed(b.id) and (not reduce or saved is not None):
             statuses["resumed"] = statuses.get("resumed", 0) + 1
@@ -293,9 +305,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         else:
             todo.append(b)
     started = time.perf_counter()
-    token = fingerprint(graph)
     shared = share_graph(client, graph, token) if todo else None
-    sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None  # the workers keep the sums
 
     def submit(some, keep_sums):
         return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
@@ -304,37 +314,47 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 for b in some]
 
     submitted_at = time.time()
-    futures = submit(todo, sums_key)
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0
     size_of = {b.id: b.size for b in todo}
-    by_id = {b.id: b for b in todo}
+    per_wave = max(len(todo), 1) if checkpoint is None else checkpoints.wave_size(len(blocks), len(p["facts"]))
+    waves = [todo[i:i + per_wave] for i in range(0, len(todo), per_wave)] or [[]]
+    done_before, saved_at = len(blocks) - len(todo), started
+    for wave in waves:
+        sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None  # the workers keep the sums
+        futures = submit(wave, sums_key)
+        by_id = {b.id: b for b in wave}
 
-    def run_again(block_ids, keep_sums):
-        """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
-        futures.extend(submit([by_id[i] for i in block_ids], keep_sums))
-        client.gather(futures[-len(block_ids):])
+        def run_again(block_ids, keep_sums):
+            """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
+            futures.extend(submit([by_id[i] for i in block_ids], keep_sums))
+            client.gather(futures[-len(block_ids):])
 
-    try:
-        for res in _progress(futures, len(blocks) - len(todo), len(blocks), size_of, progress, desc):
-            statuses[res["status"]] = statuses.get(res["status"], 0) + 1
-            if acc is not None:
+        try:
+            for res in _progress(futures, done_before, len(blocks), size_of, progress, desc):
+                statuses[res["status"]] = statuses.get(res["status"], 0) + 1
+                if acc is not None:
+                    t0 = time.perf_counter()
+                    acc.add(res["start"], res["partial"])
+                    merge_s += time.perf_counter() - t0
+                seconds.append(res["seconds"])
+                ends.append(res["ended_at"] - submitted_at)
+                stats.append(res["stats"])
+                workers.append(res["worker"])
+                sizes.append(size_of[res["block"]])
+            if acc is not None and wave:
                 t0 = time.perf_counter()
-                acc.add(res["start"], res["partial"])
+                again += worker_sums.gather(client, acc, sums_key, set(by_id), run_again)
                 merge_s += time.perf_counter() - t0
-            seconds.append(res["seconds"])
-            ends.append(res["ended_at"] - submitted_at)
-            stats.append(res["stats"])
-            workers.append(res["worker"])
-            sizes.append(size_of[res["block"]])
-        if acc is not None and todo:
-            t0 = time.perf_counter()
-            again = worker_sums.gather(client, acc, sums_key, set(by_id), run_again)
-            merge_s += time.perf_counter() - t0
-    except BaseException:
-        client.cancel(futures)
-        if sums_key is not None:
-            _drop_worker_sums(client, sums_key)
-        raise
+        except BaseException:
+            client.cancel(futures)
+            if sums_key is not None:
+                _drop_worker_sums(client, sums_key)
+            raise
+        done_before += len(wave)
+        if checkpoint is not None:
+            now = time.perf_counter()
+            checkpoints.save(checkpoint, run_id, acc, now - saved_at)
+            saved_at = now
     wall = time.perf_counter() - started
     if row_store is not None:
         row_store.mark_complete()

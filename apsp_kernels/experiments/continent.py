@@ -4,7 +4,7 @@
 
     python -m apsp_kernels.experiments.continent OUT_DIR [--gpus 1 2 4] [--graphs NY BAY]
         [--stand-in 16777216 | --usa-size] [--sample-blocks 256] [--stand-in-gpus 1 4] [--dry-run 8192]
-        [--profile paper]
+        [--checkpoint FOLDER] [--profile paper]
 
 For each graph and each GPU count: a dask-cuda cluster of that many GPUs, a warm-up run, then
 ``distributed.all_sources`` of every source of NY and BAY (or a seeded sample of whole 1024-source
@@ -18,7 +18,9 @@ sources' eccentricity, reach and distance sum; sampled vertices' incoming sums b
 reversed graph), the memory plan of a block (its device bytes beside the workers' free memory) and,
 with ``--dry-run``, the dry run's estimate of every source beside the sample's. The stand-in's
 generation and contraction (host seconds and the process's peak memory) go to ``contraction.csv``;
-``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs).
+``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs). ``--checkpoint FOLDER`` runs
+every source of the stand-in instead, on the most GPUs, saved to FOLDER after each wave of blocks: a
+command stopped by a time limit, run again, goes on from there (:func:`every_source`).
 
 Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
 ``memory_plan.csv`` (a stand-in's block and what a GPU holds, on an H100 and an H200),
@@ -221,6 +223,42 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     return records
 
 
+def every_source(graph, count: int, folder, cfg: dict, log=print) -> list:
+    """Every source of ``graph`` on ``count`` GPUs, its reductions saved to the checkpoint ``folder``
+    after each wave of blocks (:mod:`.distributed.checkpoint`): a call stopped partway (a device
+    call's time limit) keeps the waves it finished, and the same call again goes on from them.
+    One record once every source is done: its seconds over every call (the finished waves'; a
+    stopped call's unfinished wave is not in them), checked against the oracle; none before."""
+    import dataclasses
+    from ..distributed import checkpoint as checkpoints
+    bins = default_bins(graph)
+    client = open_cluster(count, cfg.get("processes", True))
+    try:
+        facts = client.run(worker_facts)
+        device, scope = device_of(client, facts)
+        run = all_sources(graph, client, bins=bins, checkpoint=folder, progress=True)
+        bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values()))
+    finally:
+        cluster.close(client)
+    total = checkpoints.seconds_so_far(folder)
+    sources = np.arange(graph.n, dtype=np.int32)
+    checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
+    check = {key: checked[key] for key in ("verified", "max_error", "verify_scope")}
+    vertex = {key: value for key, value in checked.items() if key.startswith("per_vertex")}
+    extra = {**split_of(run), **vertex, "bound_us_per_tree": bound, "copy_bytes_per_s": copy, "gpus": count,
+             "every_source": True, "calls_seconds": total, "this_call_s": run.seconds,
+             "blocks_resumed": run.statuses.get("resumed", 0),
+             "estimate_basis": "measured: every source, over the calls that added to the checkpoint",
+             "time_basis": "the wall time of each finished wave over the calls that added to the checkpoint "
+                           "(the client's merges and saves included; a stopped call's unfinished wave not)"}
+    check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"])}
+    record = run_record(EXPERIMENT, graph, run, device, scope, cfg, sources=graph.n, check=check, extra=extra)
+    record = dataclasses.replace(record, time_ms_median=total * 1e3, time_ms_min=total * 1e3)
+    log(f"{graph.name} on {device}: every source in {total:.1f} s over the calls ({extra['blocks_resumed']} "
+        f"blocks from the checkpoint, {run.seconds:.1f} s in this call); verified: {check['verified']}")
+    return [record]
+
+
 # ---------------------------------------------------------------------------- the scale notebook's section
 def config(profile: str) -> dict:
     """GPU counts, graphs and samples per profile: ``smoke`` the smoke profile's small NY stand-in
@@ -323,7 +361,7 @@ def figure(records, device: str = "", unit: str = "GPUs"):
 
 def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
          sample: int = 256, profile: str = "paper", stand_in_gpus=None, stand_in_arcs: int | None = None,
-         dry_run: int = 0) -> dict:
+         dry_run: int = 0, checkpoint=None) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines: list = []
@@ -337,8 +375,11 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
         big, row = stand_in(stand_in_n, log, stand_in_arcs)
         contraction.append(row)
         write_csv(pd.DataFrame(contraction), out_dir / "contraction.csv")
-        records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
-                           dry_run=dry_run)
+        if checkpoint is not None:  # every source on the most GPUs, resumable
+            records += every_source(big, max(stand_in_gpus or gpus), checkpoint, cfg, log)
+        else:
+            records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
+                               dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
         plan = plan_of(big, records[0])
         if plan is not None:
@@ -367,9 +408,12 @@ def _cli(argv=None) -> int:
     ap.add_argument("--usa-size", action="store_true", help="the stand-in with USA-road-d.USA's vertices and arcs")
     ap.add_argument("--dry-run", type=int, default=0, help="sources of a dry run (estimate) of the stand-in first")
     ap.add_argument("--profile", default="paper")
+    ap.add_argument("--checkpoint", help="every source of the stand-in on the most GPUs, saved to this folder "
+                                         "after each wave; the same command again goes on from it")
     a = ap.parse_args(argv)
     n, arcs = USA_SIZE if a.usa_size else (a.stand_in or None, None)
-    summary = main(a.out_dir, a.gpus, a.graphs, n, a.sample_blocks, a.profile, a.stand_in_gpus, arcs, a.dry_run)
+    summary = main(a.out_dir, a.gpus, a.graphs, n, a.sample_blocks, a.profile, a.stand_in_gpus, arcs, a.dry_run,
+                   a.checkpoint)
     return 0 if summary["all_verified"] else 1
 
 

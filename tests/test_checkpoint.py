@@ -1,0 +1,77 @@
+"""A reductions run saved after each wave of blocks and resumed from its checkpoint folder: the
+bits of one uninterrupted run; another run's checkpoint, or one beside a store, refused up front."""
+import json
+
+import numpy as np
+import pytest
+
+from apsp_kernels import generators
+from apsp_kernels.distributed import all_sources, checkpoint, cluster
+from apsp_kernels.errors import InputError
+
+SIZE = 8
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = cluster.local(cpu_workers=2, processes=False)
+    yield c
+    cluster.close(c)
+
+
+def road(n=200, seed=4):
+    return generators.k_regular_digraph(n, 3, seed=seed, w_low=1, w_high=30, dtype=np.int32, name=f"reg{n}-{seed}")
+
+
+def test_a_run_stopped_after_some_waves_goes_on_from_its_checkpoint_with_the_same_bits(client, tmp_path,
+                                                                                     monkeypatch):
+    g = road()
+    whole = all_sources(g, client, block_size=SIZE, progress=False).reductions
+    saved, save = [], checkpoint.save
+
+    def save_then_stop(*args, **kwargs):
+        saved.append(save(*args, **kwargs))
+        if len(saved) == 3:
+            raise KeyboardInterrupt("stopped after three waves")
+    monkeypatch.setattr(checkpoint, "save", save_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    state = json.loads((tmp_path / "ck" / checkpoint.STATE).read_text())
+    per_wave = checkpoint.wave_size(-(-g.n // SIZE), 2)
+    assert state["sources_done"] == 3 * per_wave * SIZE < g.n
+    monkeypatch.setattr(checkpoint, "save", save)
+    run = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    assert run.statuses["resumed"] == 3 * per_wave
+    assert run.reductions.same_as(whole)
+    assert len(list((tmp_path / "ck").glob("accumulator-*.npz"))) == 1  # the last one only
+    again = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    assert again.statuses == {"resumed": -(-g.n // SIZE)} and again.reductions.same_as(whole)  # nothing left
+
+
+def test_another_run_s_checkpoint_is_refused_before_any_block(client, tmp_path):
+    g = road(60)
+    all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    with pytest.raises(InputError, match=r"another run \(its edges differ\)"):
+        all_sources(g, client, block_size=SIZE, bins=np.linspace(0, 100, 5), checkpoint=tmp_path / "ck",
+                    progress=False)
+    with pytest.raises(InputError, match=r"another run \(its graph, sources, sources_sha256, edges differ\)"):
+        all_sources(road(61), client, block_size=SIZE, bins=None, checkpoint=tmp_path / "ck", progress=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="holds files but no run.json"):
+        all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "other", progress=False)
+
+
+def test_a_checkpoint_keeps_reductions_only(client, tmp_path):
+    g = road(60)
+    with pytest.raises(InputError, match="give one of them"):
+        all_sources(g, client, store=tmp_path / "rows", checkpoint=tmp_path / "ck", progress=False)
+    with pytest.raises(InputError, match="give one of them"):
+        all_sources(g, client, reduce=False, store=tmp_path / "rows", checkpoint=tmp_path / "ck", progress=False)
+    assert not (tmp_path / "ck").exists() and not (tmp_path / "rows").exists()
+
+
+def test_waves_are_a_sixteenth_of_the_run_and_at_least_two_blocks_a_worker():
+    assert checkpoint.wave_size(16384, 4) == 1024
+    assert checkpoint.wave_size(20, 4) == 8
+    assert checkpoint.wave_size(1, 0) == 2
