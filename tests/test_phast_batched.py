@@ -166,14 +166,21 @@ def test_the_method_map_keeps_the_phast_rows_when_it_rewrites_the_table(tmp_path
 
 
 def test_autos_preprocessing_rate_is_nys_contraction_in_the_committed_results():
+    """Within 20 % of every committed run that contracted NY (0: the run found the hierarchy, timed
+    nothing); the lent hosts' runs of the same contraction spread by about 15 % (0.30-0.36 s)."""
     import pandas as pd
     from pathlib import Path
     from apsp_kernels.csgraph import auto
-    rows = pd.read_csv(Path(__file__).resolve().parent.parent / "results/scale/phast/all_sources.csv")
-    ny = rows[rows["graph"] == "NY"].iloc[0]
-    # host seconds: the lent hosts' runs of the same contraction spread by about 10 % (0.30-0.36 s on NY)
-    assert auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] == pytest.approx(ny["preprocessing_s"] * 1e3 / ny["m"],
-                                                                          rel=0.10)
+    results = Path(__file__).resolve().parent.parent / "results"
+    rates = []
+    for folder in ("scale", "paper/scale"):
+        rows = pd.read_csv(results / folder / "phast" / "all_sources.csv")
+        ny = rows[rows["graph"] == "NY"].iloc[0]
+        if ny["preprocessing_s"] > 0:
+            rates.append(ny["preprocessing_s"] * 1e3 / ny["m"])
+    assert rates, "no committed run contracted NY"
+    for rate in rates:
+        assert auto.HOST_PREPROCESSING_MS_PER_ARC["phast"] == pytest.approx(rate, rel=0.20)
 
 
 def test_top_level_shape_counts_the_levels_that_run_in_blocks():

@@ -45,8 +45,8 @@ AUTO_FAMILIES = ("FW", "blocked_fw", "D", "harish", "spmv", "worklist", "multi_s
                  "J")
 # host preprocessing per arc, added to the estimate unless the Graph already holds it: PHAST's
 # contraction of USA-road-d.NY in parallel rounds, 0.355 s for 730,100 arcs on 32 threads of a 4 x H100
-# host beside other notebooks (0.338 s on a 2 x H100 host alone, results/scale/phast/all_sources.csv;
-# 0.303 s in the paper profile's run; 2.5 s on one core). Not in it: numba compiling the contraction
+# host beside other notebooks (0.338 s on a 2 x H100 host alone; 0.303 s in the paper profile's run,
+# results/paper/scale/phast/all_sources.csv; 2.5 s on one core). Not in it: numba compiling the contraction
 # once per process, under 1 s from its on-disk cache, about 40 s where that cache is cold (a fresh install)
 HOST_PREPROCESSING_MS_PER_ARC = {"phast": 4.9e-4}
 KEPT_METHODS = ("fast:phast_batched",)  # rows the method map does not measure: write_table keeps them

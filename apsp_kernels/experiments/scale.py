@@ -392,6 +392,8 @@ def rederive(folder) -> pd.DataFrame:
     add_verdicts(folder, verdicts(roads, road, cpu, bulk, cfg, unit="GPUs" if on_gpu else None))
     phast_verdicts(folder, ends, device=run.get("device"))
     spread = [r for path in sorted(folder.glob("records_continent_*.csv")) for r in from_csv(path)]
+    order = list(dict.fromkeys(r.graph for r in road))  # the run's order of the roads, as its notebook gave them
+    spread.sort(key=lambda r: order.index(r.graph) if r.graph in order else len(order))
     add_verdicts(folder, continent_claims.verdicts(spread))
     frame = annotate(folder, EVIDENCE)
     write_run_info(folder, rederived={"what": "verdicts re-derived from this run's records by scale.rederive; "
