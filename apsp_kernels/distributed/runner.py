@@ -319,6 +319,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     per_wave = max(len(todo), 1) if checkpoint is None else checkpoints.wave_size(len(blocks), len(p["facts"]))
     waves = [todo[i:i + per_wave] for i in range(0, len(todo), per_wave)] or [[]]
     done_before, saved_at = len(blocks) - len(todo), started
+    bar = _Bar(len(blocks), done_before, progress, desc)
     for wave in waves:
         sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None  # the workers keep the sums
         futures = submit(wave, sums_key)
@@ -330,7 +331,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             client.gather(futures[-len(block_ids):])
 
         try:
-            for res in _progress(futures, done_before, len(blocks), size_of, progress, desc):
+            for res in _progress(futures, size_of, bar):
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
                     t0 = time.perf_counter()
@@ -346,6 +347,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 again += worker_sums.gather(client, acc, sums_key, set(by_id), run_again)
                 merge_s += time.perf_counter() - t0
         except BaseException:
+            bar.close()
             client.cancel(futures)
             if sums_key is not None:
                 _drop_worker_sums(client, sums_key)
@@ -355,6 +357,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             now = time.perf_counter()
             checkpoints.save(checkpoint, run_id, acc, now - saved_at)
             saved_at = now
+    bar.close()
     wall = time.perf_counter() - started
     if row_store is not None:
         row_store.mark_complete()
@@ -372,22 +375,30 @@ def _drop_worker_sums(client, key) -> None:
         pass
 
 
-def _progress(futures, already: int, total: int, size_of: dict, show: bool, desc: str):
-    """Results as blocks finish, under a tqdm bar (blocks done, sources/s, ETA; ``size_of``: each
-    block's sources by id); each result is fetched as soon as its block finishes, not when the
-    loop asks for it."""
-    from distributed import as_completed
-    from tqdm.auto import tqdm
-    bar = tqdm(total=total, initial=already, unit="block", desc=desc or "all sources",
-               disable=not show, smoothing=0.1)
-    started, sources = time.perf_counter(), 0
-    try:
-        for future, res in as_completed(futures, with_results=True):
-            future.release()
-            sources += size_of[res["block"]]
-            bar.update(1)
-            bar.set_postfix(sources_per_s=f"{sources / max(time.perf_counter() - started, 1e-9):.0f}")
-            yield res
-    finally:
-        bar.close()
+class _Bar:
+    """The run's tqdm bar over every wave: blocks done (``already``: from a store or checkpoint),
+    sources per second, ETA."""
 
+    def __init__(self, total: int, already: int, show: bool, desc: str):
+        from tqdm.auto import tqdm
+        self.tqdm = tqdm(total=total, initial=already, unit="block", desc=desc or "all sources", disable=not show,
+                         smoothing=0.1)
+        self.sources, self.started = 0, time.perf_counter()
+
+    def add(self, sources: int) -> None:
+        self.sources += sources
+        self.tqdm.update(1)
+        self.tqdm.set_postfix(sources_per_s=f"{self.sources / max(time.perf_counter() - self.started, 1e-9):.0f}")
+
+    def close(self) -> None:
+        self.tqdm.close()
+
+
+def _progress(futures, size_of: dict, bar: _Bar):
+    """Results as blocks finish, counted on ``bar`` (``size_of``: each block's sources by id); each
+    result is fetched as soon as its block finishes, not when the loop asks for it."""
+    from distributed import as_completed
+    for future, res in as_completed(futures, with_results=True):
+        future.release()
+        bar.add(size_of[res["block"]])
+        yield res
