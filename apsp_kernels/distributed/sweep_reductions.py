@@ -5,7 +5,7 @@ leaves a block's distances in a vertex-major working matrix (n x columns, the hi
 numbering). When a run only reduces them (no store), :func:`phast_block` reduces that matrix in
 one pass (``sweep_reductions.cu``) instead of transposing it into rows first: no rows buffer, so
 twice the sources per sweep fit (a 16M-vertex graph: 1024 instead of 512 on an H100; its sweeps
-ran at 1.27-1.28x their memory bound on H200s, ``results/paper/scale/continent``), and the
+ran at 1.24-1.28x their memory bound on H200s, ``results/paper/scale/continent``), and the
 per-vertex sums go straight into the worker's accumulator on its GPU (:class:`SweepSums`, handed
 to the client once per run by :mod:`.worker_sums`). The terms and their fixed-point sums are those of
 :func:`.reductions.block_partial` (the same bits: tested on the device against it). Int distances in
