@@ -75,3 +75,15 @@ def test_waves_are_a_sixteenth_of_the_run_and_at_least_two_blocks_a_worker():
     assert checkpoint.wave_size(16384, 4) == 1024
     assert checkpoint.wave_size(20, 4) == 8
     assert checkpoint.wave_size(1, 0) == 2
+
+
+def test_a_run_told_to_stop_ends_at_a_wave_s_end_and_the_next_call_completes_it(client, tmp_path):
+    g = road()
+    whole = all_sources(g, client, block_size=SIZE, progress=False).reductions
+    first = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", stop_after_s=0.0, progress=False)
+    per_wave = checkpoint.wave_size(-(-g.n // SIZE), 2)
+    assert first.reductions.sources_done == per_wave * SIZE and not first.reductions.all_sources
+    rest = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    assert rest.statuses["resumed"] == per_wave and rest.reductions.same_as(whole)
+    with pytest.raises(InputError, match="needs a checkpoint"):
+        all_sources(g, client, stop_after_s=60.0, progress=False)

@@ -276,14 +276,19 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
 
 
 def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = None, block_solver=None,
-                reduce: bool = True, bins=None, store=None, checkpoint=None, progress: bool = True,
-                desc: str = "") -> Run:
+                reduce: bool = True, bins=None, store=None, checkpoint=None, stop_after_s: float | None = None,
+                progress: bool = True, desc: str = "") -> Run:
     """Distances from every source (or ``sources``) in blocks of ``block_size`` on ``client``'s
     workers (None: the block solver's preferred size that fits, 16384 for PHAST, else 1024):
     reductions (``reduce``; histogram ``bins`` edges, default 64 bins up to the
     distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists). With a
     ``checkpoint`` folder, the reductions are saved there after each of :data:`.checkpoint.WAVES`
-    waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`)."""
+    waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`);
+    ``stop_after_s``: stop at the first wave's end past that many seconds (a job's time limit), the
+    reductions then partial (``run.reductions.sources_done``) until a later call completes them."""
+    if stop_after_s is not None and checkpoint is None:
+        raise InputError(f"{WHO}: stop_after_s={stop_after_s!r} stops at a wave's end, which needs a checkpoint "
+                         f"folder to go on from (checkpoint=...)")
     p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint)
     ids, edges = p["ids"], p["edges"]
     row_store = RowStore.create_or_open(p["store"], graph, ids, p["size"]) if p["store"] else None
@@ -357,6 +362,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             now = time.perf_counter()
             checkpoints.save(checkpoint, run_id, acc, now - saved_at)
             saved_at = now
+            if stop_after_s is not None and now - started > stop_after_s:
+                break
     bar.close()
     wall = time.perf_counter() - started
     if row_store is not None:

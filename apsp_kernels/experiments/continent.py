@@ -4,7 +4,7 @@
 
     python -m apsp_kernels.experiments.continent OUT_DIR [--gpus 1 2 4] [--graphs NY BAY]
         [--stand-in 16777216 | --usa-size] [--sample-blocks 256] [--stand-in-gpus 1 4] [--dry-run 8192]
-        [--checkpoint FOLDER] [--profile paper]
+        [--checkpoint FOLDER [--stop-after SECONDS]] [--profile paper]
 
 For each graph and each GPU count: a dask-cuda cluster of that many GPUs, a warm-up run, then
 ``distributed.all_sources`` of every source of NY and BAY (or a seeded sample of whole 1024-source
@@ -223,12 +223,13 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     return records
 
 
-def every_source(graph, count: int, folder, cfg: dict, log=print) -> list:
+def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: float | None = None) -> list:
     """Every source of ``graph`` on ``count`` GPUs, its reductions saved to the checkpoint ``folder``
     after each wave of blocks (:mod:`.distributed.checkpoint`): a call stopped partway (a device
     call's time limit) keeps the waves it finished, and the same call again goes on from them.
     One record once every source is done: its seconds over every call (the finished waves'; a
-    stopped call's unfinished wave is not in them), checked against the oracle; none before."""
+    stopped call's unfinished wave is not in them), checked against the oracle; none before.
+    ``stop_after_s``: end this call at the first wave's end past that many seconds."""
     import dataclasses
     from ..distributed import checkpoint as checkpoints
     bins = default_bins(graph)
@@ -236,11 +237,15 @@ def every_source(graph, count: int, folder, cfg: dict, log=print) -> list:
     try:
         facts = client.run(worker_facts)
         device, scope = device_of(client, facts)
-        run = all_sources(graph, client, bins=bins, checkpoint=folder, progress=True)
+        run = all_sources(graph, client, bins=bins, checkpoint=folder, stop_after_s=stop_after_s, progress=True)
         bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values()))
     finally:
         cluster.close(client)
     total = checkpoints.seconds_so_far(folder)
+    if run.reductions.sources_done < graph.n:
+        log(f"{graph.name} on {device}: stopped after {run.seconds:.1f} s with {run.reductions.sources_done:,} of "
+            f"{graph.n:,} sources done ({total:.1f} s over the calls); the same command goes on from {folder}")
+        return []
     sources = np.arange(graph.n, dtype=np.int32)
     checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
     check = {key: checked[key] for key in ("verified", "max_error", "verify_scope")}
@@ -361,7 +366,7 @@ def figure(records, device: str = "", unit: str = "GPUs"):
 
 def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
          sample: int = 256, profile: str = "paper", stand_in_gpus=None, stand_in_arcs: int | None = None,
-         dry_run: int = 0, checkpoint=None) -> dict:
+         dry_run: int = 0, checkpoint=None, stop_after_s: float | None = None) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines: list = []
@@ -376,7 +381,7 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
         contraction.append(row)
         write_csv(pd.DataFrame(contraction), out_dir / "contraction.csv")
         if checkpoint is not None:  # every source on the most GPUs, resumable
-            records += every_source(big, max(stand_in_gpus or gpus), checkpoint, cfg, log)
+            records += every_source(big, max(stand_in_gpus or gpus), checkpoint, cfg, log, stop_after_s)
         else:
             records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
                                dry_run=dry_run)
@@ -410,10 +415,12 @@ def _cli(argv=None) -> int:
     ap.add_argument("--profile", default="paper")
     ap.add_argument("--checkpoint", help="every source of the stand-in on the most GPUs, saved to this folder "
                                          "after each wave; the same command again goes on from it")
+    ap.add_argument("--stop-after", type=float, help="with --checkpoint: end at the first wave's end past this "
+                                                     "many seconds of the run")
     a = ap.parse_args(argv)
     n, arcs = USA_SIZE if a.usa_size else (a.stand_in or None, None)
     summary = main(a.out_dir, a.gpus, a.graphs, n, a.sample_blocks, a.profile, a.stand_in_gpus, arcs, a.dry_run,
-                   a.checkpoint)
+                   a.checkpoint, a.stop_after)
     return 0 if summary["all_verified"] else 1
 
 
