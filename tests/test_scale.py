@@ -262,3 +262,14 @@ def test_every_source_with_a_checkpoint_goes_on_from_it_and_records_its_seconds_
     assert record.verified and record.stat("every_source") and record.stat("blocks_resumed") > 0
     assert record.time_ms_median == pytest.approx(record.stat("calls_seconds") * 1e3)
     assert 0 < first_call < record.stat("calls_seconds")
+
+
+def test_the_driver_stopped_by_its_time_limit_writes_no_record_and_the_next_call_completes_it(tmp_path):
+    from apsp_kernels.experiments import continent as ct
+    pytest.importorskip("distributed")
+    argv = [str(tmp_path / "out"), "--gpus", "2", "--graphs", "--stand-in", "3000", "--profile", "smoke",
+            "--checkpoint", str(tmp_path / "ck")]
+    assert ct._cli(argv + ["--stop-after", "0"]) == 0
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["records"] == 0
+    assert ct._cli(argv) == 0
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["records"] == 1

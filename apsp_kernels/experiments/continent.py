@@ -386,7 +386,7 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
             records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
                                dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
-        plan = plan_of(big, records[0])
+        plan = plan_of(big, records[0]) if records else None  # none: a checkpointed run stopped before its end
         if plan is not None:
             write_csv(plan, out_dir / "memory_plan.csv")
         big = None
