@@ -37,6 +37,7 @@ from .blocks import block_size_of, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
 from .row_store import RowStore, bytes_upper_bound, fingerprint
+from .sweep_reductions import CHUNK
 from .tasks import run_block, worker_facts
 
 WHO = "distributed.all_sources"
@@ -187,7 +188,7 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
 
-WHOLE_CHUNK = 1024  # the in-place reductions' columns a CUDA block (sweep_reductions.CHUNK)
+WHOLE_CHUNK = CHUNK  # the in-place reductions' columns a CUDA block
 
 
 def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int) -> int:
@@ -229,7 +230,8 @@ def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = Tr
                          f"{worst['gpu_free'] / 2**30:.1f} GiB free; lower block_size")
 
 
-def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: bool, checkpoint=None) -> dict:
+def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: bool, checkpoint=None,
+         stop_after_s=None) -> dict:
     """Check everything a run needs, before anything is written or submitted."""
     if not isinstance(graph, Graph):
         raise InputError(f"{WHO}: graph must be an apsp_kernels Graph, got {type(graph).__name__}")
@@ -241,6 +243,9 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
         block_size_of(block_size)
     if not reduce and store is None:
         raise InputError(f"{WHO}: nothing to do: ask for reductions, a store, or both")
+    if stop_after_s is not None and checkpoint is None:
+        raise InputError(f"{WHO}: stop_after_s={stop_after_s!r} stops at a wave's end, which needs a checkpoint "
+                         f"folder to go on from (checkpoint=...)")
     if checkpoint is not None and (store is not None or not reduce):
         raise InputError(f"{WHO}: a checkpoint keeps a run's reductions; a store keeps its rows and resumes "
                          f"itself: give one of them (checkpoint={checkpoint!r}, store={store!r}, reduce={reduce})")
@@ -286,10 +291,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`);
     ``stop_after_s``: stop at the first wave's end past that many seconds (a job's time limit), the
     reductions then partial (``run.reductions.sources_done``) until a later call completes them."""
-    if stop_after_s is not None and checkpoint is None:
-        raise InputError(f"{WHO}: stop_after_s={stop_after_s!r} stops at a wave's end, which needs a checkpoint "
-                         f"folder to go on from (checkpoint=...)")
-    p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint)
+    p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint, stop_after_s)
     ids, edges = p["ids"], p["edges"]
     row_store = RowStore.create_or_open(p["store"], graph, ids, p["size"]) if p["store"] else None
     acc = Accumulator(graph.n, ids, edges) if reduce else None

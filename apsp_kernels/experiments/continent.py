@@ -135,6 +135,14 @@ def split_of(run) -> dict:
             "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
 
 
+def oracle_check(graph, run, sources: np.ndarray) -> tuple[dict, dict]:
+    """A run checked against the oracle: its record's check (``verified``, ``max_error``,
+    ``verify_scope``: sampled sources) and the per-vertex one (``per_vertex_*`` stats)."""
+    checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
+    return ({key: checked[key] for key in ("verified", "max_error", "verify_scope")},
+            {key: value for key, value in checked.items() if key.startswith("per_vertex")})
+
+
 def check_per_vertex(graph, run, sources: np.ndarray, count: int = 2, seed: int = 1) -> dict:
     """Sampled vertices' incoming distance sums, reach and harmonic sums over ``sources`` against
     Dijkstra on the reversed graph (d(s, v) for every s at once)."""
@@ -172,7 +180,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
     count's reductions compared with it bit for bit. ``dry_run``: sources of the dry run
     (:func:`.distributed.estimate.estimate`) of every source before the first count's run, its
     estimate beside the one from ``sources``."""
-    records, first, checked, dry = [], None, {}, {}
+    records, first, checked, dry = [], None, None, {}
     bins = default_bins(graph)  # once: the default takes two host Dijkstras per run
     for count in gpu_counts:
         client = open_cluster(count, cfg.get("processes", True))
@@ -196,10 +204,8 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         same = first is None or run.reductions.same_as(first.reductions)
         same &= all(r.reductions.same_as(run.reductions) for r in runs)
         first = first or run
-        if not checked:
-            checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
-        check = {key: checked[key] for key in ("verified", "max_error", "verify_scope")}
-        vertex = {key: value for key, value in checked.items() if key.startswith("per_vertex")}
+        checked = checked or oracle_check(graph, run, sources)
+        check, vertex = checked
         split = split_of(run)
         us = split["sweeps_s"] / len(sources) * 1e6
         extra = {**split, **vertex, "warm_up_s": warm, "bound_us_per_tree": bound, "copy_bytes_per_s": copy,
@@ -247,9 +253,7 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
             f"{graph.n:,} sources done ({total:.1f} s over the calls); the same command goes on from {folder}")
         return []
     sources = np.arange(graph.n, dtype=np.int32)
-    checked = {**verify_reductions(graph, run, 2), **check_per_vertex(graph, run, sources)}
-    check = {key: checked[key] for key in ("verified", "max_error", "verify_scope")}
-    vertex = {key: value for key, value in checked.items() if key.startswith("per_vertex")}
+    check, vertex = oracle_check(graph, run, sources)
     extra = {**split_of(run), **vertex, "bound_us_per_tree": bound, "copy_bytes_per_s": copy, "gpus": count,
              "every_source": True, "calls_seconds": total, "this_call_s": run.seconds,
              "blocks_resumed": run.statuses.get("resumed", 0),
