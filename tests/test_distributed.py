@@ -272,10 +272,13 @@ def test_a_crash_between_chunks_and_commit_is_redone_and_never_read(client, tmp_
 def test_default_bins_hold_every_distance_and_span_those_that_occur():
     g = generators.road_like(400, 1000, seed=4)  # strongly connected: bounded through vertex 0
     D = oracle.distances(g)
-    top = default_bins(g)[-1]
-    assert D.max() <= top <= 2 * D.max() < g.distance_bound
+    edges = default_bins(g)
+    assert len(edges) == 65 and np.all(np.diff(edges) == edges[1]) and edges[1] == int(edges[1])  # int weights
+    assert D.max() <= edges[-1] < 2 * D.max() + 64 < g.distance_bound
     path = Graph.from_edges(3, [0, 1], [1, 2], [5, 7], name="path")  # nothing reaches vertex 0
-    assert default_bins(path)[-1] == path.distance_bound
+    assert path.distance_bound <= default_bins(path)[-1] < path.distance_bound + 64
+    floats = generators.road_like(400, 1000, seed=4, dtype=np.float64)
+    assert np.array_equal(default_bins(floats), np.linspace(0.0, default_bins(floats)[-1], 65))
 
 
 def test_a_task_run_again_after_its_commit_returns_its_reductions_and_writes_nothing(tmp_path):

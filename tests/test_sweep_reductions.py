@@ -49,6 +49,67 @@ def test_a_lanes_reciprocals_in_two_doubles_are_their_exact_sum(distances):
     assert (Fraction(hi) * unit).denominator == 1 and (Fraction(lo) * unit).denominator == 1
 
 
+def test_a_lanes_reciprocals_from_a_bias_by_fast2sum_are_exact_in_any_grouping():
+    """sweep_reductions.cu's fast kernels: each lane adds its terms 1/d (int d) in two chains (its
+    columns' even and odd ones) to hi = 2**11 by Fast2Sum, the errors to lo; the chains' hi - 2**11
+    and lo, added over the lane and a warp's shuffle tree (a CUDA block's 1024 terms), are the
+    terms' exact sum, whole in fixed point from EXACT_SCALE up."""
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        kind = trial % 3  # short distances (terms near 1), long ones (tiny terms), a mix
+        high = (40, 2 ** 31 - 1, 2 ** 31 - 1)[kind]
+        d = rng.integers(1, high, SR.CHUNK)
+        if kind == 2:
+            d[rng.random(SR.CHUNK) < 0.5] = rng.integers(1, 4, SR.CHUNK)[:1]
+        terms = d.reshape(-1, 32, 4)  # [m, lane, k]: the row's column 128 m + 4 lane + k
+        hi = np.full((32, 2), 2048.0)
+        lo = np.zeros((32, 2))
+        for m in range(terms.shape[0]):
+            for k in range(4):
+                r = 1.0 / terms[m, :, k]
+                s = hi[:, k % 2] + r
+                lo[:, k % 2] += r - (s - hi[:, k % 2])
+                hi[:, k % 2] = s
+        hi, lo = (hi[:, 0] - 2048.0) + (hi[:, 1] - 2048.0), lo[:, 0] + lo[:, 1]
+        for offset in (16, 8, 4, 2, 1):  # __shfl_down_sync's tree
+            hi[:32 - offset] += hi[offset:]
+            lo[:32 - offset] += lo[offset:]
+        exact = sum(Fraction(1.0 / float(x)) for x in d)
+        assert Fraction(float(hi[0])) + Fraction(float(lo[0])) == exact
+        unit = Fraction(2) ** SR.EXACT_SCALE
+        assert (Fraction(float(hi[0])) * unit).denominator == 1 and (Fraction(float(lo[0])) * unit).denominator == 1
+
+
+def equal_bins(d: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The _equal kernel's rule: offset = d - t0 (32-bit unsigned), in the bins below t[-1] - t0, its bin
+    offset // w by sweep_reductions.cu's multiply-high, the last edge into the last bin."""
+    t, _ = SR.integer_bins(edges)
+    width, bins = SR.equal_width(t), len(edges) - 1
+    offset = (d - int(t[0])) % 2 ** 32
+    inside = offset[offset < int(t[-1]) - int(t[0])]
+    shift = (width - 1).bit_length()  # ceil(log2 width)
+    magic = (2 ** (31 + shift) + width - 1) // width
+    assert magic < 2 ** 32
+    b = ((inside * magic) >> 32) >> (shift - 1)
+    return np.bincount(np.minimum(b, bins - 1), minlength=bins)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 2 ** 30), st.integers(1, 300), st.integers(-2 ** 20, 2 ** 20), st.integers(0, 2 ** 31 - 2))
+def test_bins_of_one_integer_width_by_a_multiply_high_are_numpys(width, bins, start, seed):
+    edges = start + np.arange(bins + 1, dtype=np.float64) * width
+    if edges[-1] >= 2 ** 31 - 1:
+        return
+    t, _ = SR.integer_bins(edges)
+    assert SR.equal_width(t) == width
+    rng = np.random.default_rng(seed)
+    k = rng.integers(0, bins + 1, 200)
+    d = np.r_[rng.integers(0, 2 ** 31 - 1, 200), start + k * width, start + k * width - 1, start + k * width + 1,
+              rng.integers(max(0, start), max(1, int(edges[-1]) + 2), 300)]
+    d = d[(d >= 0) & (d < 2 ** 31 - 1)].astype(np.int64)
+    np.testing.assert_array_equal(equal_bins(d, edges), np.histogram(d, bins=edges)[0])
+
+
 def fast_bins(d: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """The fast instantiation's rule: the first guess, one step down if below its threshold, one up
     if at or past the next."""
@@ -77,10 +138,14 @@ def test_one_step_from_the_first_guess_bins_ints_as_numpy_wherever_the_guess_is_
         np.testing.assert_array_equal(fast_bins(d, e), np.histogram(d, bins=e)[0])
 
 
-def test_the_fast_kernel_takes_equal_bins_and_not_uneven_ones():
+def test_the_fast_kernels_take_equal_bins_and_not_uneven_ones():
     scales = SR.Scales(distance=0, inverse=SR.EXACT_SCALE + 10, cap=2.0 ** 30)
-    equal = SR.integer_bins(np.linspace(0.0, 1e7, 65))
-    assert SR.guess_within_one(*equal)
+    whole = SR.integer_bins(np.arange(65) * 156250.0)
+    assert SR.equal_width(whole[0]) == 156250
+    assert SR.kernel_name(np.int32, scales, *whole) == "swr_reduce_i32_equal"
+    assert SR.kernel_name(np.int32, scales, *SR.integer_bins(np.arange(65) * 1.0)) == "swr_reduce_i32_fast"
+    equal = SR.integer_bins(np.linspace(0.0, 1e7 + 7, 65))  # a width of 156250.11: not whole
+    assert SR.equal_width(equal[0]) == 0 and SR.guess_within_one(*equal)
     assert SR.kernel_name(np.int32, scales, *equal) == "swr_reduce_i32_fast"
     geometric = SR.integer_bins(np.geomspace(1.0, 1e7, 41))
     assert not SR.guess_within_one(*geometric)

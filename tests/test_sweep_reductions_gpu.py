@@ -19,10 +19,16 @@ PER_SOURCE = ("eccentricity", "reach_out", "sum_out", "histogram", "scales")
 
 
 def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
-    """Bins of uneven widths from ``start`` (a fraction of the rows' longest distance) to below that
-    distance (pairs outside them): equal ones moved by up to 0.4 of a width, or (``geometric``) widths
-    growing by a constant factor from 1."""
-    top = float(cp.where(rows < inf, rows, 0).max())
+    """Bins from ``start`` (a fraction of the rows' longest distance) to below that distance (pairs
+    outside them): equal ones moved by up to 0.4 of a width, or (``geometric``) widths growing by a
+    constant factor from 1, or (``geometric == "whole"``) bins of one integer width from 0 whose last
+    edge is a distance that occurs (numpy's closed last bin counts it)."""
+    reached = rows[rows < inf]
+    top = float(reached.max())
+    if geometric == "whole":
+        d = cp.unique(reached).get()
+        last = int(d[(d > 0.5 * top) & (d < 0.8 * top) & (d % (count - 1) == 0)][0])
+        return np.arange(count) * float(last // (count - 1))
     if geometric:
         return np.geomspace(1.0, 0.7 * top, count)
     edges = np.linspace(start * top, 0.7 * top, count)
@@ -32,6 +38,7 @@ def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
 
 @pytest.mark.parametrize("dtype, edge_count, start, inverse, geometric, kernel",
                          [(np.int32, 40, 0.0, None, False, "swr_reduce_i32_fast"),
+                          (np.int32, 40, 0.0, None, "whole", "swr_reduce_i32_equal"),
                           (np.int32, 40, 0.0, None, True, "swr_reduce_i32"),
                           (np.float32, 40, 0.0, None, False, "swr_reduce_f32"),
                           (np.float64, 40, 0.0, None, False, "swr_reduce_f64"),
@@ -41,8 +48,8 @@ def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, star
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
     inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point); int distances
-    in near-equal bins take the fast kernel, in geometric ones (first guesses off by more than a
-    bin) the general one."""
+    in bins of one integer width take the _equal kernel, in near-equal bins the _fast one, in
+    geometric ones (first guesses off by more than a bin) the general one."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
     rows = PB.multi_source_distances(g, sources)

@@ -23,6 +23,7 @@ Code is xp-generic: numpy on CPU workers, cupy on GPU workers.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,7 +52,9 @@ def check_bins(bins) -> np.ndarray:
 
 
 def default_bins(graph, count: int = 64) -> np.ndarray:
-    """``count`` equal bins from 0 to an upper bound on every distance, so that none falls outside.
+    """``count`` equal bins from 0 to an upper bound on every distance, so that none falls outside;
+    for int weights, bins of one integer width (each holds as many distances; the fast in-place
+    reductions find a bin by a multiply-high).
 
     When vertex 0 reaches every vertex and every vertex reaches it, d(u, v) <= d(u, 0) + d(0, v)
     bounds every distance by ecc_in(0) + ecc_out(0) (at most twice the diameter: two host Dijkstras,
@@ -63,6 +66,8 @@ def default_bins(graph, count: int = 64) -> np.ndarray:
         into = oracle.distances(graph.reverse, [0], method="dijkstra")
         if np.isfinite(out).all() and np.isfinite(into).all():
             top = min(top, float(out.max() + into.max()))
+    if np.dtype(graph.dtype).kind in "iu":
+        return np.arange(count + 1) * float(max(1, math.ceil(top / count)))
     return np.linspace(0.0, max(top, 1.0), count + 1)
 
 

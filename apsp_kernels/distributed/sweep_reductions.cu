@@ -14,10 +14,10 @@
 // in shared memory in a counter per bin and lane (no two lanes of a warp share one), once per bin and CUDA block
 // in global memory; an int distance finds its bin among integer thresholds, not by float arithmetic. Every sum
 // is an integer, so the atomics' order does not matter.
-// The fast instantiation (int distances, at most SWR_LANE_BINS bins, a first guess within one bin of every
-// distance's, sums of 1/d in two doubles) has no branch per term: terms not counted add zero (or count in a bin
-// no one reads), so the compiler overlaps a tile's terms instead of waiting on each one's loads; it keeps more
-// registers a thread (two CUDA blocks a multiprocessor), which it needs to do so without spilling.
+// The fast kernels (int distances, at most SWR_LANE_BINS bins, sums of 1/d exact in two doubles) have no branch
+// per term (terms not counted add zero or count in a bin no one reads) and one barrier a tile (two tiles in
+// shared memory by turns); a row's 1/d goes into two doubles a lane by Fast2Sum, and a bin is a multiply-high
+// (_equal: bins of one integer width) or one step from a table's first guess (_fast: near-equal bins).
 #include "fixed_point.cuh"
 
 constexpr int SWR_THREADS = 256;
@@ -178,19 +178,6 @@ __device__ __forceinline__ int swr_bin(T x, const SwrBins& h) {
     return b;
 }
 
-// the fast instantiation's column term: every term counted or zero, the bin one step from its guess
-__device__ __forceinline__ void swr_column_term_fast(int x, bool counted, const SwrBins& h, const int* __restrict__ t,
-                                                     unsigned* lane_bins, SwrColumn<int>& col) {
-    const unsigned d = counted ? (unsigned)x : 0u;
-    col.total.whole += d;
-    col.reached += counted;
-    col.key = max(col.key, d);
-    const unsigned guess = min(__umulhi((unsigned)x - (unsigned)h.t0, h.per_unit), (unsigned)(h.bins - 1));
-    const int lower = __ldg(t + guess), upper = __ldg(t + guess + 1);
-    const int b = (int)guess + (x >= upper) - (x < lower);
-    atomicAdd(&lane_bins[(counted && x >= h.t0 && x < h.tend ? b : h.bins) * 32], 1u);  // row `bins`: not counted
-}
-
 template <typename T>
 __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h, unsigned* lane_bins,
                                                 unsigned long long* counts, SwrColumn<T>& col) {
@@ -205,14 +192,13 @@ __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h
         atomicAdd(&counts[b], 1ull);
 }
 
-template <typename T, bool FAST>
+template <typename T>
 __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,
                            const double* edges_in, const int* thresholds_in, int n_edges,
                            unsigned per_unit, int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
                            unsigned long long* harmonic_in, unsigned long long* ecc_key, unsigned long long* reach_out,
                            unsigned long long* sum_out, unsigned long long* counts) {
     // shared memory: the tile (SWR_TILE rows of SWR_CHUNK), the edges, their thresholds, a counter per bin and lane
-    // (and a row more, where the fast instantiation counts the terms no bin takes)
     extern __shared__ __align__(16) unsigned char swr_smem[];
     T* rows = reinterpret_cast<T*>(swr_smem);
     double* edges = reinterpret_cast<double*>(rows + SWR_TILE * SWR_CHUNK);
@@ -244,10 +230,7 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
 #pragma unroll
             for (int j = 0; j < SWR_OWN; ++j) {
                 const T x = tile[r].x[j];
-                if constexpr (FAST)
-                    swr_column_term_fast(x, own + j < count && x < inf, h, thresholds_in, lane_bins + lane, col[j]);
-                else if (own + j < count && x < inf)
-                    swr_column_term(x, scale, h, lane_bins + lane, counts, col[j]);
+                if (own + j < count && x < inf) swr_column_term(x, scale, h, lane_bins + lane, counts, col[j]);
             }
         if (accumulate) {
 #pragma unroll
@@ -263,17 +246,11 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
                 FixedSum total = {0, 0, 0}, inverse = {0, 0, 0};
                 unsigned reached = 0;
                 SwrPair lane_inverse = {0.0, 0.0};
-                const bool exact_pairs = FAST || (swr_whole(T()) && inverse_scale >= SWR_EXACT_SCALE);
+                const bool exact_pairs = swr_whole(T()) && inverse_scale >= SWR_EXACT_SCALE;
 #pragma unroll 8
                 for (int i = lane; i < SWR_CHUNK; i += 32) {
                     const T x = row[i];
-                    if constexpr (FAST) {
-                        const bool counted = chunk + i < count && x < inf;
-                        fixed_add_term(total, counted ? x : T(0), scale);
-                        reached += counted;
-                        const double r = swr_recip(max((int)x, 1));
-                        swr_pair_add(lane_inverse, counted && x > T(0) ? r : 0.0);
-                    } else if (chunk + i < count && x < inf) {
+                    if (chunk + i < count && x < inf) {
                         fixed_add_term(total, x, scale);
                         ++reached;
                         if (x > T(0)) {
@@ -301,9 +278,17 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
             __syncthreads();  // the row phase has read the tile before the next one overwrites it
         }
     }
-    // A column's own row is reached at distance 0 and was counted above like any other; the pairs leave it out
-    // (numpy's rule), so the CUDA blocks of the first slice take one pair a column off the pairs and off the
-    // bin of 0 (the counters wrap, as unsigned sums do, and end right whatever the order).
+    swr_finish(col, own, count, scale, swr_bin(T(0), h), bins, lane_bins, ecc_key, reach_out, sum_out, counts);
+}
+
+// A CUDA block's end: its columns' sums, reached counts and order keys, its pairs and its bins' counters. A
+// column's own row is reached at distance 0 and was counted like any other; the pairs leave it out (numpy's
+// rule), so the CUDA blocks of the first slice take one pair a column off the pairs and off the bin of 0 (the
+// counters wrap, as unsigned sums do, and end right whatever the order).
+template <typename T>
+__device__ void swr_finish(const SwrColumn<T> (&col)[SWR_OWN], int own, int count, int scale, int zero_bin, int bins,
+                           const unsigned* lane_bins, unsigned long long* ecc_key, unsigned long long* reach_out,
+                           unsigned long long* sum_out, unsigned long long* counts) {
     long long pairs = 0;
     int columns = 0;
 #pragma unroll
@@ -317,11 +302,10 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
     }
     if (blockIdx.x == 0 && columns) {
         pairs -= columns;
-        const int zero = swr_bin(T(0), h);
-        if (zero >= 0) atomicAdd(&counts[zero], (unsigned long long)(-(long long)columns));
+        if (zero_bin >= 0) atomicAdd(&counts[zero_bin], (unsigned long long)(-(long long)columns));
     }
     for (int offset = 16; offset > 0; offset >>= 1) pairs += __shfl_down_sync(0xffffffffu, pairs, offset);
-    if (lane == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
+    if ((threadIdx.x & 31) == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
     __syncthreads();
     if (bins <= SWR_LANE_BINS)
         for (int b = threadIdx.x; b < bins; b += SWR_THREADS) {
@@ -331,19 +315,220 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
         }
 }
 
-// at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85), two for the fast one
-#define SWR_KERNEL(SFX, T, FAST, MIN_BLOCKS)                                                                       \
+// at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85)
+#define SWR_KERNEL(SFX, T, MIN_BLOCKS)                                                                             \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, MIN_BLOCKS) swr_reduce_##SFX(                       \
         const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,                              \
         const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                \
         unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
         unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
         unsigned long long* counts) {                                                                              \
-        swr_reduce<T, FAST>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,                   \
-                      per_unit, accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);   \
+        swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges, per_unit,        \
+                      accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);             \
     }
 
-SWR_KERNEL(i32, int, false, 3)
-SWR_KERNEL(i32_fast, int, true, 2)
-SWR_KERNEL(f32, float, false, 3)
-SWR_KERNEL(f64, double, false, 1)
+SWR_KERNEL(i32, int, 3)
+SWR_KERNEL(f32, float, 3)
+SWR_KERNEL(f64, double, 1)
+
+// ---- The fast kernels ----
+// A lane's part of a row's 1/d summed exactly in two doubles: hi starts at SWR_BIAS = 2^11 and takes each term
+// r = 1/d (a multiple of 2^-83 in (2^-31, 1], 1 <= d < 2^31) by Fast2Sum (|hi| >= r), whose error, at most half
+// hi's ulp 2^-41 and a multiple of 2^-83, goes to lo exactly. hi - SWR_BIAS is then a multiple of 2^-41 and the
+// lo a multiple of 2^-83; over a CUDA block's part of a row (at most SWR_CHUNK = 2^10 terms) their sums stay
+// below 2^10 (51 bits) and within 2^-32 (51 bits): exact in any order, so that from an inverse scale of 83 hi + lo
+// in fixed point is the terms' fixed-point sum.
+constexpr double SWR_BIAS = 2048.0;
+
+// the bin of an int distance in bins of one integer width w >= 2 (thresholds t0 + b * w): offset / w by a
+// multiply-high (Granlund and Montgomery: m = ceil(2^(31 + l) / w), l = ceil(log2 w), exact for
+// every offset below 2^31; larger offsets are outside the bins)
+struct SwrEqualBins {
+    unsigned magic;
+    int shift;
+    __device__ explicit SwrEqualBins(int width) {
+        const int l = 32 - __clz(width - 1);
+        magic = (unsigned)(((1ull << (31 + l)) + width - 1) / width);
+        shift = l - 1;
+    }
+};
+
+template <bool EQUAL>
+struct SwrFast {
+    const int* D;  // row 0 at this thread's (clamped) columns
+    long long stride;
+    int last, inf, t0, bins, scale, inverse_scale;
+    unsigned span, per_unit;  // an int d is in the bins when d - t0 < span (unsigned); per_unit: the table's guess
+    SwrEqualBins equal;       // EQUAL: the bins' width as a multiply-high
+    bool counted_column[SWR_OWN], partial_chunk, shared_rows;
+    const int2* bounds;    // not EQUAL: bounds[b] = (t[b], t[b + 1])
+    unsigned* lane_bins;   // this lane's counter of bin 0; bin `bins` counts the last edge (EQUAL), `bins` + 1
+                           // the terms no bin counts
+    int* rows;             // two tiles of SWR_TILE rows x SWR_CHUNK columns, by turns
+    unsigned long long *sum_in, *reach_in, *harmonic_in;
+    SwrColumn<int> col[SWR_OWN];
+    int buffer;
+
+    __device__ __forceinline__ void load_row(SwrQuad<int>& row, int v) const {
+        row = *reinterpret_cast<const SwrQuad<int>*>(D + (long long)min(v, last - 1) * stride);
+    }
+
+    __device__ __forceinline__ int bin(int x, unsigned offset) const {
+        if constexpr (EQUAL) {
+            return (int)(__umulhi(offset, equal.magic) >> equal.shift);  // the last edge: `bins`, added to the last bin
+        } else {
+            const unsigned guess = min(__umulhi(offset, per_unit), (unsigned)(bins - 1));
+            const int2 around = bounds[guess];
+            return (int)guess + (x >= around.y) - (x < around.x);
+        }
+    }
+
+    __device__ __forceinline__ void column_terms(const SwrQuad<int>& row) {
+#pragma unroll
+        for (int j = 0; j < SWR_OWN; ++j) {
+            const int x = row.x[j];
+            const bool counted = counted_column[j] && x < inf;
+            const unsigned d = counted ? (unsigned)x : 0u;
+            col[j].total.whole += d;
+            col[j].reached += counted;
+            col[j].key = max(col[j].key, d);
+            const unsigned offset = (unsigned)x - (unsigned)t0;
+            const int b = bin(x, offset);
+            atomicAdd(&lane_bins[(counted && offset < span ? b : bins + 1) * 32], 1u);
+        }
+    }
+
+    // row v's 1024 columns in shared memory, a warp's: per-vertex sums of d, of d < inf and of 1/d over d > 0
+    __device__ __forceinline__ void add_row(const int* row, int v) const {
+        const int lane = threadIdx.x & 31;
+        unsigned long long total = 0;
+        unsigned reached = 0;
+        double hi[2] = {SWR_BIAS, SWR_BIAS}, lo[2] = {0.0, 0.0};  // two chains of Fast2Sum, 16 terms each
+#pragma unroll 2
+        for (int m = 0; m < SWR_CHUNK / 128; ++m) {
+            const SwrQuad<int> q = *reinterpret_cast<const SwrQuad<int>*>(row + 128 * m + SWR_OWN * lane);
+#pragma unroll
+            for (int k = 0; k < SWR_OWN; ++k) {
+                const int x = q.x[k], a = k & 1;
+                const bool counted = x < inf;
+                total += counted ? (unsigned)x : 0u;
+                reached += counted;
+                const double reciprocal = swr_recip(x);
+                const double r = counted && x > 0 ? reciprocal : 0.0;
+                const double sum = hi[a] + r;
+                lo[a] += r - (sum - hi[a]);
+                hi[a] = sum;
+            }
+        }
+        double hi_sum = (hi[0] - SWR_BIAS) + (hi[1] - SWR_BIAS), lo_sum = lo[0] + lo[1];
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            total += __shfl_down_sync(0xffffffffu, total, offset);
+            hi_sum += __shfl_down_sync(0xffffffffu, hi_sum, offset);
+            lo_sum += __shfl_down_sync(0xffffffffu, lo_sum, offset);
+            reached += __shfl_down_sync(0xffffffffu, reached, offset);
+        }
+        if (lane == 0 && reached) {
+            FixedSum sum = {0, 0, total}, inverse = {0, 0, 0};
+            swr_pair_to_fixed(inverse, SwrPair{hi_sum, lo_sum}, inverse_scale);
+            swr_add_fixed(sum_in + 2 * v, sum, scale, shared_rows);
+            swr_add_fixed(harmonic_in + 2 * v, inverse, inverse_scale, shared_rows);
+            if (shared_rows)
+                atomicAdd(reach_in + v, (unsigned long long)reached);
+            else
+                reach_in[v] += reached;
+        }
+    }
+
+    // the tile of rows v0 .. v0 + SWR_TILE - 1: its column terms, then (its rows in shared memory) the next tile's
+    // loads in flight while a warp a row adds the row terms
+    __device__ __forceinline__ void tile(SwrQuad<int> (&t)[SWR_TILE], int v0, bool accumulate) {
+        const int rows_left = last - v0, next = v0 + SWR_TILE;
+        if (rows_left < SWR_TILE)  // the slice's last tile: rows past it read as inf
+#pragma unroll
+            for (int r = 0; r < SWR_TILE; ++r)
+#pragma unroll
+                for (int j = 0; j < SWR_OWN; ++j) t[r].x[j] = r < rows_left ? t[r].x[j] : inf;
+#pragma unroll
+        for (int r = 0; r < SWR_TILE; ++r) column_terms(t[r]);
+        int* tile_rows = rows + buffer * SWR_TILE * SWR_CHUNK;
+        if (accumulate) {
+            if (partial_chunk)  // columns past the block's sources read as inf
+#pragma unroll
+                for (int r = 0; r < SWR_TILE; ++r)
+#pragma unroll
+                    for (int j = 0; j < SWR_OWN; ++j) t[r].x[j] = counted_column[j] ? t[r].x[j] : inf;
+#pragma unroll
+            for (int r = 0; r < SWR_TILE; ++r)
+                *reinterpret_cast<SwrQuad<int>*>(tile_rows + r * SWR_CHUNK + SWR_OWN * threadIdx.x) = t[r];
+        }
+        if (next < last)
+#pragma unroll
+            for (int r = 0; r < SWR_TILE; ++r) load_row(t[r], next + r);
+        if (accumulate) {
+            __syncthreads();  // the tile is in shared memory; the other one, by turns, was read before this
+            const int warp = threadIdx.x >> 5;
+            if (v0 + warp < last) add_row(tile_rows + warp * SWR_CHUNK, v0 + warp);
+            buffer ^= 1;
+        }
+    }
+};
+
+template <bool EQUAL>
+__device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int inf, int scale, int inverse_scale,
+                                const double* edges_in, const int* thresholds_in, int n_edges, unsigned per_unit,
+                                int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
+                                unsigned long long* harmonic_in, unsigned long long* ecc_key,
+                                unsigned long long* reach_out, unsigned long long* sum_out, unsigned long long* counts) {
+    // shared memory: two tiles of rows, each bin's two thresholds (the table's guess), a counter per bin and lane
+    // and two rows more (SwrFast::lane_bins)
+    extern __shared__ __align__(16) unsigned char swr_smem[];
+    int* rows = reinterpret_cast<int*>(swr_smem);
+    int2* bounds = reinterpret_cast<int2*>(rows + 2 * SWR_TILE * SWR_CHUNK);
+    const int bins = n_edges - 1;
+    unsigned* lane_bins = reinterpret_cast<unsigned*>(bounds + bins);
+    for (int i = threadIdx.x; i < bins; i += SWR_THREADS) bounds[i] = make_int2(thresholds_in[i], thresholds_in[i + 1]);
+    for (int i = threadIdx.x; i < (bins + 2) * 32; i += SWR_THREADS) lane_bins[i] = 0;
+
+    const int chunk = blockIdx.y * SWR_CHUNK, own = chunk + SWR_OWN * threadIdx.x;
+    const int per_slice = (int)(((long long)n + gridDim.x * SWR_TILE - 1) / (gridDim.x * SWR_TILE) * SWR_TILE);
+    const int first = blockIdx.x * per_slice, last = (int)min((long long)n, (long long)first + per_slice);
+    SwrFast<EQUAL> s = {D + min(own, stride - SWR_OWN),  // a thread past the row reads its last columns, uncounted
+                        stride, last, inf, thresholds_in[0], bins, scale, inverse_scale,
+                        (unsigned)thresholds_in[bins] - (unsigned)thresholds_in[0], per_unit,
+                        SwrEqualBins(max(thresholds_in[1] - thresholds_in[0] - (bins == 1), 2)),  // the end: 1 past
+                        {own < count, own + 1 < count, own + 2 < count, own + 3 < count},
+                        chunk + SWR_CHUNK > count, gridDim.y > 1,  // other chunks' CUDA blocks add to the same rows
+                        bounds, lane_bins + (threadIdx.x & 31), rows, sum_in, reach_in, harmonic_in,
+                        {}, 0};
+#pragma unroll
+    for (int j = 0; j < SWR_OWN; ++j) s.col[j] = {{0, 0, 0}, 0, 0};
+    __syncthreads();  // the bounds and the counters
+    SwrQuad<int> t[SWR_TILE];
+    if (first < last)
+#pragma unroll
+        for (int r = 0; r < SWR_TILE; ++r) s.load_row(t[r], first + r);
+    for (int v0 = first; v0 < last; v0 += SWR_TILE) s.tile(t, v0, accumulate);
+    if (EQUAL) {  // the last edge's counts into the last bin (numpy's closed last bin)
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            lane_bins[(bins - 1) * 32 + threadIdx.x] += lane_bins[bins * 32 + threadIdx.x];
+        }
+    }
+    const SwrBins h = {edges_in, thresholds_in, bins, per_unit, 0.0, 0.0, 0.0, 0, 0};
+    swr_finish(s.col, own, count, scale, swr_bin(0, h), bins, lane_bins, ecc_key, reach_out, sum_out, counts);
+}
+
+// _fast: bins one step from a table's first guess; _equal: bins of one integer width (2 or more)
+#define SWR_FAST_KERNEL(SFX, EQUAL)                                                                                \
+    extern "C" __global__ void __launch_bounds__(SWR_THREADS, 2) swr_reduce_i32_##SFX(                             \
+        const int* D, int n, int stride, int count, int inf, int scale, int inverse_scale, const double* edges,    \
+        const int* thresholds, int n_edges, unsigned per_unit, int accumulate, unsigned long long* sum_in,         \
+        unsigned long long* reach_in, unsigned long long* harmonic_in, unsigned long long* ecc_key,                \
+        unsigned long long* reach_out, unsigned long long* sum_out, unsigned long long* counts) {                  \
+        swr_reduce_fast<EQUAL>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,         \
+                               per_unit, accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out,   \
+                               counts);                                                                            \
+    }
+
+SWR_FAST_KERNEL(fast, false)
+SWR_FAST_KERNEL(equal, true)

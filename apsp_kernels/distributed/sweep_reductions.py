@@ -9,7 +9,8 @@ ran at 1.24-1.28x their memory bound on H200s, ``results/paper/scale/continent``
 per-vertex sums go straight into the worker's accumulator on its GPU (:class:`SweepSums`, handed
 to the client once per run by :mod:`.worker_sums`). The terms and their fixed-point sums are those of
 :func:`.reductions.block_partial` (the same bits: tested on the device against it). Int distances in
-near-equal bins (the default ones) take a kernel with no branch per term (:func:`kernel_name`).
+bins of one integer width (the default ones) or in near-equal bins take kernels with no branch per
+term (:func:`kernel_name`).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ LANE_BINS = 256  # histograms up to this many bins count per lane in shared memo
 THREADS = 256  # a CUDA block's threads, four columns each (SWR_THREADS)
 # int distances: a row's 1/d summed exactly in two doubles a lane from this inverse scale up (SWR_EXACT_SCALE)
 EXACT_SCALE = 83
+FAST_PREFIX = "swr_reduce_i32_"  # the int kernels with no branch per term: _equal and _fast
 
 
 class SweepSums:
@@ -79,9 +81,9 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
     into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
     thresholds, per_unit = integer_bins(edges)
-    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(
-        kernel_name(dtype, scales, thresholds, per_unit))
-    shared = shared_bytes(len(edges), dtype.itemsize)
+    name = kernel_name(dtype, scales, thresholds, per_unit)
+    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(name)
+    shared = shared_bytes(len(edges), dtype.itemsize, fast=name.startswith(FAST_PREFIX))
     if shared > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = shared
     chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU at once
@@ -101,14 +103,28 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
 
 
 def kernel_name(dtype: np.dtype, scales: Scales, thresholds: np.ndarray, per_unit: int) -> str:
-    """``swr_reduce_i32_fast`` (no branch per term) for int distances whose bins count per lane,
-    whose first guesses are within one bin (:func:`guess_within_one`) and whose sums of 1/d are exact
-    in two doubles; else the kernel of the dtype."""
-    name = f"swr_reduce_{KERNEL_SUFFIX[np.dtype(dtype)]}"
-    if (np.dtype(dtype) == np.int32 and len(thresholds) - 1 <= LANE_BINS and scales.inverse >= EXACT_SCALE
-            and guess_within_one(thresholds, per_unit)):
-        return name + "_fast"
-    return name
+    """For int distances whose bins count per lane and whose sums of 1/d are exact in two doubles,
+    a kernel with no branch per term: ``swr_reduce_i32_equal`` for bins of one integer width of 2 or
+    more (:func:`equal_width`: a bin by a multiply-high), ``swr_reduce_i32_fast`` for bins whose
+    first guesses are within one bin (:func:`guess_within_one`); else the kernel of the dtype."""
+    if (np.dtype(dtype) == np.int32 and 1 <= len(thresholds) - 1 <= LANE_BINS
+            and scales.inverse >= EXACT_SCALE):
+        if equal_width(thresholds) >= 2:
+            return FAST_PREFIX + "equal"
+        if guess_within_one(thresholds, per_unit):
+            return FAST_PREFIX + "fast"
+    return f"swr_reduce_{KERNEL_SUFFIX[np.dtype(dtype)]}"
+
+
+def equal_width(thresholds: np.ndarray) -> int:
+    """The bins' common integer width when every bin holds that many ints (the last one more: numpy
+    closes the last bin, so ``integer_bins`` ends one past its edge), else 0."""
+    t = np.asarray(thresholds, dtype=np.int64)
+    if len(t) < 2:
+        return 0
+    steps = np.diff(t)
+    steps[-1] -= 1
+    return int(steps[0]) if steps[0] > 0 and np.all(steps == steps[0]) else 0
 
 
 def first_guess(d, thresholds: np.ndarray, per_unit: int) -> np.ndarray:
@@ -139,10 +155,14 @@ def _resident_blocks(kernel, shared: int) -> int:
     return max(1, int(per_sm)) * gpu.device_info()["sm_count"]
 
 
-def shared_bytes(n_edges: int, itemsize: int) -> int:
-    """Dynamic shared memory of a CUDA block: the tile, the edges, their integer thresholds and, for
-    few bins, a counter per bin and lane (and a row of them for terms in no bin)."""
+def shared_bytes(n_edges: int, itemsize: int, fast: bool = False) -> int:
+    """Dynamic shared memory of a CUDA block. The general kernels: the tile, the edges, their integer
+    thresholds and, for few bins, a counter per bin and lane (and a row of them more); the fast ones
+    (int distances): two tiles, each bin's two thresholds and a counter per bin and lane (and two rows
+    of them more: the last edge's and the terms in no bin)."""
     bins = n_edges - 1
+    if fast:
+        return 2 * TILE * CHUNK * 4 + 8 * bins + (bins + 2) * 32 * 4
     return (TILE * CHUNK * itemsize + 8 * n_edges + 4 * (n_edges + n_edges % 2)
             + ((bins + 1) * 32 * 4 if bins <= LANE_BINS else 0))
 
