@@ -257,7 +257,6 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
     extra = {**split_of(run), **vertex, "bound_us_per_tree": bound, "copy_bytes_per_s": copy, "gpus": count,
              "every_source": True, "calls_seconds": total, "this_call_s": run.seconds,
              "blocks_resumed": run.statuses.get("resumed", 0),
-             "estimate_basis": "measured: every source, over the calls that added to the checkpoint",
              "time_basis": "the wall time of each finished wave over the calls that added to the checkpoint "
                            "(the client's merges and saves included; a stopped call's unfinished wave not)"}
     check = {**check, "verified": bool(check["verified"] and vertex["per_vertex_verified"])}
