@@ -55,12 +55,8 @@ def load(path, expected: dict, acc: Accumulator) -> int:
         raise InputError(f"the checkpoint at {path} is of another run (its {', '.join(differs)} differ): "
                          f"give another folder, or remove it to start again")
     with np.load(path / state["arrays"]) as saved:
-        for key in PER_SOURCE:
-            acc.per_source[key][:] = saved[key]
-        for key in (*FIXED, "reach_in"):
-            acc.per_target[key][:] = saved[key]
-        acc.histogram[:] = saved["histogram"]
-        acc.done[:] = saved["done"]
+        for key, array in _arrays(acc).items():
+            array[:] = saved[key]
         acc.scales = saved["scales"]
     acc.pairs = int(state["pairs"])
     return int(acc.done.sum())
@@ -73,9 +69,7 @@ def save(path, expected: dict, acc: Accumulator, seconds: float) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     done = int(acc.done.sum())
     name = f"accumulator-{done}.npz"
-    arrays = {**{key: acc.per_source[key] for key in PER_SOURCE},
-              **{key: acc.per_target[key] for key in (*FIXED, "reach_in")},
-              "histogram": acc.histogram, "done": acc.done, "scales": np.asarray(acc.scales)}
+    arrays = {**_arrays(acc), "scales": np.asarray(acc.scales)}
     write_atomic(path / name, lambda tmp: _savez(tmp, arrays))
     previous = json.loads((path / STATE).read_text()) if (path / STATE).exists() else {}
     state = {"identity": expected, "arrays": name, "pairs": int(acc.pairs), "sources_done": done,
@@ -91,6 +85,13 @@ def seconds_so_far(path) -> float:
     """The run's seconds over every call that added to the checkpoint at ``path`` (0 when none)."""
     state_file = Path(path) / STATE
     return float(json.loads(state_file.read_text()).get("seconds", 0.0)) if state_file.exists() else 0.0
+
+
+def _arrays(acc: Accumulator) -> dict:
+    """The accumulator's arrays a checkpoint keeps, by name (the arrays themselves: load fills them)."""
+    return {**{key: acc.per_source[key] for key in PER_SOURCE},
+            **{key: acc.per_target[key] for key in (*FIXED, "reach_in")},
+            "histogram": acc.histogram, "done": acc.done}
 
 
 def _savez(tmp: str, arrays: dict) -> None:
