@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from apsp_kernels import generators
 from apsp_kernels.experiments import scale as sc
-from apsp_kernels.records import Record
+from apsp_kernels.records import Record, from_csv
 
 
 def _record(stats, ms=2000.0):
@@ -264,12 +264,16 @@ def test_every_source_with_a_checkpoint_goes_on_from_it_and_records_its_seconds_
     assert 0 < first_call < record.stat("calls_seconds")
 
 
-def test_the_driver_stopped_by_its_time_limit_writes_no_record_and_the_next_call_completes_it(tmp_path):
+def test_the_driver_stopped_by_its_time_limit_writes_no_record_and_the_next_call_completes_it_then_samples(tmp_path):
     from apsp_kernels.experiments import continent as ct
     pytest.importorskip("distributed")
     argv = [str(tmp_path / "out"), "--gpus", "2", "--graphs", "--stand-in", "3000", "--profile", "smoke",
-            "--checkpoint", str(tmp_path / "ck")]
+            "--checkpoint", str(tmp_path / "ck"), "--sample-after", "--sample-blocks", "1", "--stand-in-gpus", "1", "2"]
     assert ct._cli(argv + ["--stop-after", "0"]) == 0
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["records"] == 0
     assert ct._cli(argv) == 0
-    assert json.loads((tmp_path / "out" / "summary.json").read_text())["records"] == 1
+    records = from_csv(tmp_path / "out" / "records_continent.csv")
+    assert len(records) == 3  # every source on 2 workers, then the sample on 2 and 1
+    table = ct.table(records)
+    full = table[table["every_source"] == True]  # noqa: E712
+    assert list(full["sources"]) == [3000] and full["speedup_vs_1"].isna().all()  # no 1-worker run of every source

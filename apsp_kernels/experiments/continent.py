@@ -4,7 +4,7 @@
 
     python -m apsp_kernels.experiments.continent OUT_DIR [--gpus 1 2 4] [--graphs NY BAY]
         [--stand-in 16777216 | --usa-size] [--sample-blocks 256] [--stand-in-gpus 1 4] [--dry-run 8192]
-        [--checkpoint FOLDER [--stop-after SECONDS]] [--profile paper]
+        [--checkpoint FOLDER [--stop-after SECONDS] [--sample-after]] [--profile paper]
 
 For each graph and each GPU count: a dask-cuda cluster of that many GPUs, a warm-up run, then
 ``distributed.all_sources`` of every source of NY and BAY (or a seeded sample of whole 1024-source
@@ -20,7 +20,9 @@ with ``--dry-run``, the dry run's estimate of every source beside the sample's. 
 generation and contraction (host seconds and the process's peak memory) go to ``contraction.csv``;
 ``--usa-size`` makes it USA-road-d.USA's size (23.9M vertices, 58.3M arcs). ``--checkpoint FOLDER`` runs
 every source of the stand-in instead, on the most GPUs, saved to FOLDER after each wave of blocks: a
-command stopped by a time limit, run again, goes on from there (:func:`every_source`).
+command stopped by a time limit, run again, goes on from there (:func:`every_source`); with
+``--sample-after``, the call that finishes it then runs the seeded sample on each stand-in GPU count
+(the scaling from whole blocks, on the graph that call already made).
 
 Writes ``records_continent.csv`` (the project's Record rows), ``contraction.csv``,
 ``memory_plan.csv`` (a stand-in's block and what a GPU holds, on an H100 and an H200),
@@ -327,10 +329,12 @@ def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
 
 
 def table(records) -> pd.DataFrame:
-    """A row per graph and GPU count: the run, its split, its bound, its speedup over one GPU."""
+    """A row per graph, GPU count and run: the run, its split, its bound, its speedup over one GPU
+    running the same sources."""
     rows = []
     for r in records:
-        one = next((o for o in records if o.graph == r.graph and o.param("workers") == 1), None)
+        one = next((o for o in records if o.graph == r.graph and o.param("workers") == 1
+                    and o.param("sources") == r.param("sources")), None)
         rows.append({"graph": r.graph, "n": r.n, "stand_in": r.stand_in, "gpus": r.param("workers"),
                      "device": r.device, "sources": r.param("sources"), "every_source": r.stat("every_source"),
                      "wall_s": r.time_ms_median / 1e3, "busiest_worker_s": r.stat("busiest_worker_s"),
@@ -369,7 +373,7 @@ def figure(records, device: str = "", unit: str = "GPUs"):
 
 def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None = 1 << 24,
          sample: int = 256, profile: str = "paper", stand_in_gpus=None, stand_in_arcs: int | None = None,
-         dry_run: int = 0, checkpoint=None, stop_after_s: float | None = None) -> dict:
+         dry_run: int = 0, checkpoint=None, stop_after_s: float | None = None, sample_after: bool = False) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines: list = []
@@ -385,7 +389,7 @@ def main(out_dir, gpus=(1, 2, 4), graphs=("NY", "BAY"), stand_in_n: int | None =
         write_csv(pd.DataFrame(contraction), out_dir / "contraction.csv")
         if checkpoint is not None:  # every source on the most GPUs, resumable
             records += every_source(big, max(stand_in_gpus or gpus), checkpoint, cfg, log, stop_after_s)
-        else:
+        if checkpoint is None or (sample_after and records):
             records += scaling(big, sample_blocks(big.n, sample), list(stand_in_gpus or gpus)[::-1], cfg, log,
                                dry_run=dry_run)
         write_csv(records, out_dir / "records_continent.csv")
@@ -420,10 +424,12 @@ def _cli(argv=None) -> int:
                                          "after each wave; the same command again goes on from it")
     ap.add_argument("--stop-after", type=float, help="with --checkpoint: end at the first wave's end past this "
                                                      "many seconds of the run")
+    ap.add_argument("--sample-after", action="store_true",
+                    help="with --checkpoint: once every source is done, the sample on each GPU count too")
     a = ap.parse_args(argv)
     n, arcs = USA_SIZE if a.usa_size else (a.stand_in or None, None)
     summary = main(a.out_dir, a.gpus, a.graphs, n, a.sample_blocks, a.profile, a.stand_in_gpus, arcs, a.dry_run,
-                   a.checkpoint, a.stop_after)
+                   a.checkpoint, a.stop_after, a.sample_after)
     return 0 if summary["all_verified"] else 1
 
 
