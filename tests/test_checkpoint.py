@@ -87,3 +87,21 @@ def test_a_run_told_to_stop_ends_at_a_wave_s_end_and_the_next_call_completes_it(
     assert rest.statuses["resumed"] == per_wave and rest.reductions.same_as(whole)
     with pytest.raises(InputError, match="needs a checkpoint"):
         all_sources(g, client, stop_after_s=60.0, progress=False)
+
+
+def test_the_next_wave_runs_while_the_last_one_s_sums_are_fetched_and_saved(client, tmp_path, monkeypatch):
+    from apsp_kernels.distributed import worker_sums
+    g = road()
+    whole = all_sources(g, client, block_size=SIZE, progress=False).reductions
+    blocks_held, fetch = [], worker_sums.fetch_collected
+
+    def counting_fetch(c, futures):
+        blocks_held.append(sum(1 for key in c.futures if str(key).startswith("apsp-block")))
+        return fetch(c, futures)
+    monkeypatch.setattr(worker_sums, "fetch_collected", counting_fetch)
+    run = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    blocks = -(-g.n // SIZE)
+    waves = -(-blocks // checkpoint.wave_size(blocks, 2))
+    assert len(blocks_held) == waves > 2
+    assert all(held > 0 for held in blocks_held[:-1]) and blocks_held[-1] == 0  # the next wave, then none
+    assert run.reductions.same_as(whole)

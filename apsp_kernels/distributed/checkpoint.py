@@ -1,7 +1,7 @@
 """A reductions run's progress on disk, so that a run stopped partway goes on where it left off.
 
 ``all_sources(..., checkpoint=PATH)`` runs its blocks in waves (:data:`WAVES` of them); after each
-wave the workers' per-vertex sums come to the client and the client's
+wave the workers' per-vertex sums come to the client (while the next wave runs) and the client's
 :class:`.reductions.Accumulator` (per-source results, per-vertex fixed-point sums, histogram, the
 sources done) is written to the folder PATH with what identifies the run: the graph's fingerprint,
 the sources, the block size, the bins and the fixed-point scales. A run given the same PATH loads

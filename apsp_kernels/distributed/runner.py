@@ -314,30 +314,41 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     started = time.perf_counter()
     shared = share_graph(client, graph, token) if todo else None
 
-    def submit(some, keep_sums):
+    def submit(some, keep_sums, priority=0):
         return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
                               edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums, pure=False,
+                              priority=priority,
                               key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                 for b in some]
+
+    def launch(wave):
+        """A wave's blocks, their per-vertex sums kept on the workers under a key of the wave's own."""
+        sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None
+        return wave, submit(wave, sums_key), sums_key
+
+    def take_sums(wave, futures, sums_key, collecting) -> int:
+        """A wave's per-vertex sums (``collecting``: :func:`.worker_sums.start_collect`'s tasks) into
+        ``acc``; the blocks whose sums were lost run again. Returns how many ran again."""
+        by_id = {b.id: b for b in wave}
+
+        def run_again(block_ids, keep_sums):
+            """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
+            futures.extend(submit([by_id[b] for b in block_ids], keep_sums, priority=worker_sums.FIRST))
+            client.gather(futures[-len(block_ids):])
+        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again,
+                                  fetch=worker_sums.started_fetch(collecting))
 
     submitted_at = time.time()
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0
     size_of = {b.id: b.size for b in todo}
     per_wave = max(len(todo), 1) if checkpoint is None else checkpoints.wave_size(len(blocks), len(p["facts"]))
     waves = [todo[i:i + per_wave] for i in range(0, len(todo), per_wave)] or [[]]
-    done_before, saved_at = len(blocks) - len(todo), started
-    bar = _Bar(len(blocks), done_before, progress, desc)
-    for wave in waves:
-        sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None  # the workers keep the sums
-        futures = submit(wave, sums_key)
-        by_id = {b.id: b for b in wave}
-
-        def run_again(block_ids, keep_sums):
-            """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
-            futures.extend(submit([by_id[i] for i in block_ids], keep_sums))
-            client.gather(futures[-len(block_ids):])
-
-        try:
+    saved_at = started
+    bar = _Bar(len(blocks), len(blocks) - len(todo), progress, desc)
+    in_flight = [launch(waves[0])]  # this wave, then the next one while this one's sums come in
+    try:
+        for i in range(len(waves)):
+            wave, futures, sums_key = in_flight[0]
             for res in _progress(futures, size_of, bar):
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
@@ -349,23 +360,28 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 stats.append(res["stats"])
                 workers.append(res["worker"])
                 sizes.append(size_of[res["block"]])
-            if acc is not None and wave:
+            stop = stop_after_s is not None and time.perf_counter() - started > stop_after_s
+            collecting = worker_sums.start_collect(client, sums_key) if acc is not None and wave else None
+            if i + 1 < len(waves) and not stop:
+                in_flight.append(launch(waves[i + 1]))  # runs while this wave's sums are fetched and saved
+            if collecting is not None:
                 t0 = time.perf_counter()
-                again += worker_sums.gather(client, acc, sums_key, set(by_id), run_again)
+                again += take_sums(wave, futures, sums_key, collecting)
                 merge_s += time.perf_counter() - t0
-        except BaseException:
-            bar.close()
+            in_flight.pop(0)
+            if checkpoint is not None:
+                now = time.perf_counter()
+                checkpoints.save(checkpoint, run_id, acc, now - saved_at)
+                saved_at = now
+            if not in_flight:
+                break
+    except BaseException:
+        bar.close()
+        for _, futures, sums_key in in_flight:
             client.cancel(futures)
             if sums_key is not None:
                 _drop_worker_sums(client, sums_key)
-            raise
-        done_before += len(wave)
-        if checkpoint is not None:
-            now = time.perf_counter()
-            checkpoints.save(checkpoint, run_id, acc, now - saved_at)
-            saved_at = now
-            if stop_after_s is not None and now - started > stop_after_s:
-                break
+        raise
     bar.close()
     wall = time.perf_counter() - started
     if row_store is not None:

@@ -29,6 +29,7 @@ _RUNS: dict = {}
 _LOCK = threading.Lock()
 MAX_ROUNDS = 5  # rounds of running lost blocks again before the run gives up
 POLL_S = 0.5  # how often collect_all looks for workers that left while it waits on theirs
+FIRST = 1  # Dask priority of the collect tasks: before any block queued on the worker
 FETCH_TIMEOUT_S = 600.0  # a direct fetch of the sums past this is taken as lost (their blocks run again)
 
 
@@ -106,11 +107,31 @@ def collect_all(client, key: tuple) -> dict:
     from the workers at once; ``client.run`` passes every result through the scheduler (1.7 s a
     worker for a 16.8M-vertex graph's 40 B a vertex on 4 x H200, ``results/paper/scale/continent``).
     A worker that leaves meanwhile gives an exception, never a wait on it."""
-    from distributed import wait
+    return fetch_collected(client, start_collect(client, key))
+
+
+def start_collect(client, key: tuple) -> dict:
+    """{address: future} of a :func:`collect` task pinned to each worker, ahead of any block queued
+    there (priority :data:`FIRST`): blocks submitted after it add into fresh sums, not these."""
     token = uuid.uuid4().hex[:12]
-    futures = {address: client.submit(collect, key, workers=[address], allow_other_workers=False, pure=False,
-                                      key=f"apsp-collect-sums-{token}-{i}")
-               for i, address in enumerate(sorted(cluster.workers(client)))}
+    return {address: client.submit(collect, key, workers=[address], allow_other_workers=False, pure=False,
+                                   priority=FIRST, key=f"apsp-collect-sums-{token}-{i}")
+            for i, address in enumerate(sorted(cluster.workers(client)))}
+
+
+def started_fetch(started: dict):
+    """A ``fetch`` for :func:`gather` whose first call takes the sums of the tasks ``started``
+    (:func:`start_collect`) and any later one (blocks run again) collects afresh."""
+    first = [started]
+
+    def fetch(client, key: tuple) -> dict:
+        return fetch_collected(client, first.pop()) if first else collect_all(client, key)
+    return fetch
+
+
+def fetch_collected(client, futures: dict) -> dict:
+    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`)."""
+    from distributed import wait
     out, pending = {}, dict(futures)
     try:
         while pending:

@@ -246,11 +246,12 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
         facts = client.run(worker_facts)
         device, scope = device_of(client, facts)
         run = all_sources(graph, client, bins=bins, checkpoint=folder, stop_after_s=stop_after_s, progress=True)
-        bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values()))
+        done = run.reductions.sources_done == graph.n  # a stopped call leaves at once: no bound to measure
+        bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values())) if done else (None, None)
     finally:
         cluster.close(client)
     total = checkpoints.seconds_so_far(folder)
-    if run.reductions.sources_done < graph.n:
+    if not done:
         log(f"{graph.name} on {device}: stopped after {run.seconds:.1f} s with {run.reductions.sources_done:,} of "
             f"{graph.n:,} sources done ({total:.1f} s over the calls); the same command goes on from {folder}")
         return []
