@@ -245,6 +245,7 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
     try:
         facts = client.run(worker_facts)
         device, scope = device_of(client, facts)
+        began = time.perf_counter()
         run = all_sources(graph, client, bins=bins, checkpoint=folder, stop_after_s=stop_after_s, progress=True)
         done = run.reductions.sources_done == graph.n  # a stopped call leaves at once: no bound to measure
         bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values())) if done else (None, None)
@@ -252,8 +253,10 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
         cluster.close(client)
     total = checkpoints.seconds_so_far(folder)
     if not done:
+        leaving = time.perf_counter() - began - run.seconds
         log(f"{graph.name} on {device}: stopped after {run.seconds:.1f} s with {run.reductions.sources_done:,} of "
-            f"{graph.n:,} sources done ({total:.1f} s over the calls); the same command goes on from {folder}")
+            f"{graph.n:,} sources done ({total:.1f} s over the calls; {leaving:.1f} s more to gather the results and "
+            f"close the cluster); the same command goes on from {folder}")
         return []
     sources = np.arange(graph.n, dtype=np.int32)
     check, vertex = oracle_check(graph, run, sources)
