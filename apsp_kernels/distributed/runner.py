@@ -335,8 +335,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
             futures.extend(submit([by_id[b] for b in block_ids], keep_sums, priority=worker_sums.FIRST))
             client.gather(futures[-len(block_ids):])
-        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again,
-                                  fetch=worker_sums.started_fetch(collecting))
+        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, started=collecting)
 
     submitted_at = time.time()
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0

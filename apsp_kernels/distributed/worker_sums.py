@@ -119,16 +119,6 @@ def start_collect(client, key: tuple) -> dict:
             for i, address in enumerate(sorted(cluster.workers(client)))}
 
 
-def started_fetch(started: dict):
-    """A ``fetch`` for :func:`gather` whose first call takes the sums of the tasks ``started``
-    (:func:`start_collect`) and any later one (blocks run again) collects afresh."""
-    first = [started]
-
-    def fetch(client, key: tuple) -> dict:
-        return fetch_collected(client, first.pop()) if first else collect_all(client, key)
-    return fetch
-
-
 def fetch_collected(client, futures: dict) -> dict:
     """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`)."""
     from distributed import wait
@@ -172,9 +162,10 @@ def held_runs() -> list:
         return list(_RUNS)
 
 
-def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all) -> int:
+def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all, started: dict | None = None) -> int:
     """Add to the client's :class:`.reductions.Accumulator` ``acc`` the workers' accumulators of
-    run ``key`` (``fetch(client, key)``, as :func:`collect_all`), which together must hold the
+    run ``key`` (``fetch(client, key)``, as :func:`collect_all`; the first round's from the collect
+    tasks ``started`` already, :func:`start_collect`, when given), which together must hold the
     blocks ``expected``, each counted once.
 
     An accumulator that holds a block already counted (a task that ran on two live workers) is
@@ -184,7 +175,7 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all)
     counted: set = set()
     again, errors = 0, []
     for round_ in range(MAX_ROUNDS + 1):
-        collected = fetch(client, key)
+        collected = fetch_collected(client, started) if started and not round_ else fetch(client, key)
         for address in sorted(collected):
             got = collected[address]
             if isinstance(got, BaseException):
