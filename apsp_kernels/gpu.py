@@ -1,13 +1,14 @@
 """CUDA device access: detection, `.cu` module loading, memory checks, offline compile check.
 
 Kernels live in ``.cu`` files next to their Python wrappers and include the shared
-header ``apsp_kernels/cuda/common.cuh``. :func:`load_module` compiles a file with
+headers of ``apsp_kernels/cuda``. :func:`load_module` compiles a file with
 ``cupy.RawModule`` once per (file, options) and caches it. :func:`compile_all`
 compiles every ``.cu`` file with NVRTC alone (no GPU needed) for CI.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -126,10 +127,25 @@ def cu_path(module_file: str, cu_name: str) -> Path:
     return Path(module_file).resolve().parent / cu_name
 
 
+@functools.lru_cache(maxsize=1)
+def headers_digest() -> str:
+    """A digest of the shared headers (``apsp_kernels/cuda/*.cuh``)."""
+    digest = hashlib.sha256()
+    for header in sorted(INCLUDE_DIR.glob("*.cuh")):
+        digest.update(header.name.encode() + b"\0" + header.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def module_source(path) -> str:
+    """A ``.cu`` file's text and, in a last comment, :func:`headers_digest`: CuPy's kernel cache
+    keys a module on its text, not on what it includes, so a changed header compiles it again."""
+    return Path(path).read_text() + f"\n// apsp_kernels headers {headers_digest()}\n"
+
+
 @functools.lru_cache(maxsize=None)
 def _load(path: str, options: tuple, name_expressions: tuple):
     cp = cupy()
-    src = Path(path).read_text()
+    src = module_source(path)
     return cp.RawModule(code=src, options=BASE_OPTIONS + options,
                         name_expressions=name_expressions or None)
 

@@ -18,6 +18,7 @@ from apsp_kernels.experiments import centrality_tables as tables
 from apsp_kernels.experiments.centrality_inputs import inputs, max_relative, reference
 from apsp_kernels.profiles import PROFILES
 from apsp_kernels.records import Record
+from test_nx_backend import require_backend
 
 TINY = {"key": "ny", "graph": {"kind": "road_like", "n": 120, "m": 320, "for": "USA-road-d.NY"}}
 
@@ -200,6 +201,7 @@ def test_first_call_child_runs_in_a_subprocess(tmp_path):
 
 @pytest.mark.gpu
 def test_the_driver_on_the_gpu():
+    require_backend()  # the driver calls NetworkX with backend="apsp_kernels"
     cfg = cen.config("smoke")
     case = {"key": "ny", "graph": {"kind": "road_like", "n": 2000, "m": 5400, "for": "USA-road-d.NY"}}
     recs = cen.distance_measures(case, cfg) + cen.betweenness(case, cfg) + cen.agreement(case, cfg)

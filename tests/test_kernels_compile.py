@@ -23,3 +23,20 @@ def test_there_are_kernels():
 @pytest.mark.parametrize("path", gpu.kernel_sources(), ids=lambda p: p.name)
 def test_compiles(path, arch):
     gpu.compile_source(path, arch)
+
+
+def test_a_changed_header_changes_the_source_cupy_caches_on(tmp_path, monkeypatch):
+    """CuPy's kernel cache keys a module on its text, not on what it #includes: the text we hand it
+    carries a digest of the shared headers, so an edited header compiles every module again."""
+    (tmp_path / "a.cuh").write_text("#pragma once\nconstexpr int A = 1;\n")
+    kernel = tmp_path / "k.cu"
+    kernel.write_text('#include "a.cuh"\n')
+    monkeypatch.setattr(gpu, "INCLUDE_DIR", tmp_path)
+    gpu.headers_digest.cache_clear()
+    before = gpu.module_source(kernel)
+    (tmp_path / "a.cuh").write_text("#pragma once\nconstexpr int A = 2;\n")
+    gpu.headers_digest.cache_clear()
+    after = gpu.module_source(kernel)
+    gpu.headers_digest.cache_clear()
+    assert before.startswith(kernel.read_text()) and after.startswith(kernel.read_text())
+    assert before != after

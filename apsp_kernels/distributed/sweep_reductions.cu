@@ -6,7 +6,8 @@
 //     and the distance histogram of the pairs (c, v) with v reached and v not the source's own row (numpy's
 //     rule: the last edge <= d, the last bin closed; the own row is at distance 0, as a sweep leaves it);
 //   per vertex (row v), when `accumulate`: the sum of d, the count of d < inf and the sum of 1/d over d > 0,
-//     ADDED to the caller's accumulators (a worker's, across its blocks: fixed point, so in any order).
+//     ADDED to the caller's accumulators (a worker's, across its blocks: fixed point, so in any order;
+//     row_sums.cuh).
 // A CUDA block owns a chunk of 1024 columns (four neighbouring ones a thread, one vector load a row) over a
 // slice of the rows, taken a tile of 8 rows at a time: each thread adds its columns' terms in registers, then
 // the tile goes to shared memory, where a warp per row adds the row's terms (a warp reduction a row and chunk,
@@ -18,7 +19,7 @@
 // per term (terms not counted add zero or count in a bin no one reads) and one barrier a tile (two tiles in
 // shared memory by turns); a row's 1/d goes into two doubles a lane by Fast2Sum, and a bin is a multiply-high
 // (_equal: bins of one integer width) or one step from a table's first guess (_fast: near-equal bins).
-#include "fixed_point.cuh"
+#include "row_sums.cuh"
 
 constexpr int SWR_THREADS = 256;
 constexpr int SWR_OWN = 4;                                 // neighbouring columns a thread owns
@@ -43,59 +44,17 @@ struct SwrColumn {
     unsigned reached;
 };
 
-__device__ __forceinline__ void swr_atomic_add(unsigned long long* at, unsigned long long lo, unsigned long long hi) {
-    if (lo) {
-        const unsigned long long old = atomicAdd(at, lo);
-        hi += (old + lo < old);
-    }
-    if (hi) atomicAdd(at + 1, hi);
-}
-
-// a fixed-point sum added to the two words at `at`: atomically when other CUDA blocks add to them too
-__device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const FixedSum& a, int scale, bool shared) {
-    unsigned long long words[2];
-    fixed_store(a, scale, words);
-    if (shared) {
-        swr_atomic_add(at, words[0], words[1]);
-    } else {
-        const unsigned long long old = at[0];
-        at[0] = old + words[0];
-        at[1] += words[1] + (old + words[0] < old);
-    }
-}
-
-// A row's sum of 1/d on the FP64 pipe instead of the integer one, for int distances: 1/d (1 <= d < 2^31) is a
-// multiple of 2^-83 in (0, 1], so a lane's sum of its SWR_CHUNK / 32 = 32 terms is a multiple of 2^-83 below 2^6,
-// which hi + lo holds exactly: TwoSum's error is exact, and lo (below 2^-41) adds it without rounding. With an
-// inverse scale of at least 83 every fixed-point term is exact (nothing to round), so hi and lo in fixed point sum
-// to the terms' fixed-point sum: the same bits as fixed_add_double term by term.
-constexpr int SWR_EXACT_SCALE = 83;
-
-struct SwrPair {
-    double hi, lo;
-};
-
 __device__ __forceinline__ bool swr_whole(int) { return true; }
 __device__ __forceinline__ bool swr_whole(float) { return false; }
 __device__ __forceinline__ bool swr_whole(double) { return false; }
 
+// The general int kernel's lane sum of 1/d (row_sums.cuh): a lane's SWR_CHUNK / 32 = 32 terms, multiples of 2^-83
+// in (0, 1], sum to a multiple of 2^-83 below 2^6, which hi + lo holds exactly: TwoSum's error is exact, and lo
+// (below 2^-41) adds it without rounding; in fixed point hi and lo then sum to the terms' fixed-point sum.
 __device__ __forceinline__ void swr_pair_add(SwrPair& p, double r) {
     const double s = p.hi + r, back = s - p.hi;
     p.lo += (p.hi - (s - back)) + (r - back);
     p.hi = s;
-}
-
-// 1/x rounded to nearest for 1 <= x < 2^31, as __drcp_rn((double)x) without its branch to a slow path (only
-// subnormal or huge x take it): a hardware seed and __drcp_rn's Newton steps (tested on every such x)
-__device__ __forceinline__ double swr_recip(int x) {
-    const double d = (double)x;
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-    double e = fma(-d, r, 1.0);
-    e = fma(e, e, e);
-    r = fma(r, e, r);
-    e = fma(-d, r, 1.0);
-    return fma(r, e, r);
 }
 
 extern "C" __global__ void swr_recip_check(int first, int count, unsigned long long* mismatches, int* first_bad) {
@@ -105,19 +64,6 @@ extern "C" __global__ void swr_recip_check(int first, int count, unsigned long l
             atomicAdd(mismatches, 1ull);
             atomicMin(first_bad, x);
         }
-    }
-}
-
-__device__ __forceinline__ void swr_pair_to_fixed(FixedSum& a, const SwrPair& p, int scale) {
-    fixed_add_double(a, p.hi, scale);
-    if (p.lo > 0.0) {
-        fixed_add_double(a, p.lo, scale);
-    } else if (p.lo < 0.0) {  // hi >= |lo|: the sum stays non-negative
-        FixedSum minus = {0, 0, 0};
-        fixed_add_double(minus, -p.lo, scale);
-        const unsigned long long old = a.lo;
-        a.lo -= minus.lo;
-        a.hi -= minus.hi + (old < minus.lo);
     }
 }
 
@@ -192,6 +138,42 @@ __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h
         atomicAdd(&counts[b], 1ull);
 }
 
+// A CUDA block's end: its columns' sums, reached counts and order keys, its pairs and its bins' counters. A
+// column's own row is reached at distance 0 and was counted like any other; the pairs leave it out (numpy's
+// rule), so the CUDA blocks of the first slice take one pair a column off the pairs and off the bin of 0 (the
+// counters wrap, as unsigned sums do, and end right whatever the order). The columns' part (whole warps), then,
+// after a barrier of the CUDA block, its bins' (swr_finish_bins).
+template <typename T>
+__device__ void swr_finish_columns(const SwrColumn<T> (&col)[SWR_OWN], int own, int count, int scale, int zero_bin,
+                                   int bins, unsigned long long* ecc_key, unsigned long long* reach_out,
+                                   unsigned long long* sum_out, unsigned long long* counts) {
+    long long pairs = 0;
+    int columns = 0;
+#pragma unroll
+    for (int j = 0; j < SWR_OWN; ++j) {
+        columns += own + j < count;
+        pairs += col[j].reached;
+        if (!col[j].reached) continue;
+        swr_add_fixed(sum_out + 2 * (own + j), col[j].total, scale, true);
+        atomicAdd(reach_out + own + j, (unsigned long long)col[j].reached);
+        atomicMax(ecc_key + own + j, (unsigned long long)col[j].key);
+    }
+    if (blockIdx.x == 0 && columns) {
+        pairs -= columns;
+        if (zero_bin >= 0) atomicAdd(&counts[zero_bin], (unsigned long long)(-(long long)columns));
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) pairs += __shfl_down_sync(0xffffffffu, pairs, offset);
+    if ((threadIdx.x & 31) == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
+}
+
+__device__ __forceinline__ void swr_finish_bins(const unsigned* lane_bins, int bins, unsigned long long* counts) {
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) {
+        unsigned long long total = 0;
+        for (int l = 0; l < 32; ++l) total += lane_bins[b * 32 + l];
+        if (total) atomicAdd(&counts[b], total);
+    }
+}
+
 template <typename T>
 __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,
                            const double* edges_in, const int* thresholds_in, int n_edges,
@@ -210,12 +192,13 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
         thresholds[i] = thresholds_in[i];
     }
     if (bins <= SWR_LANE_BINS)
-        for (int i = threadIdx.x; i < (bins + 1) * 32; i += SWR_THREADS) lane_bins[i] = 0;
+        for (int i = threadIdx.x; i < bins * 32; i += SWR_THREADS) lane_bins[i] = 0;
 
     const int chunk = blockIdx.y * SWR_CHUNK, own = chunk + SWR_OWN * threadIdx.x;
     const int per_slice = (int)(((long long)n + gridDim.x * SWR_TILE - 1) / (gridDim.x * SWR_TILE) * SWR_TILE);
     const int first = blockIdx.x * per_slice, last = (int)min((long long)n, (long long)first + per_slice);
     const bool shared_rows = gridDim.y > 1;  // other chunks' CUDA blocks add to the same rows
+    const VertexSums into = {sum_in, reach_in, harmonic_in, scale, inverse_scale};
     SwrColumn<T> col[SWR_OWN];
 #pragma unroll
     for (int j = 0; j < SWR_OWN; ++j) col[j] = {{0, 0, 0}, 0, 0};
@@ -266,79 +249,31 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
                 swr_warp_sum(total);
                 swr_warp_sum(inverse);
                 for (int offset = 16; offset > 0; offset >>= 1) reached += __shfl_down_sync(0xffffffffu, reached, offset);
-                if (lane == 0 && reached) {
-                    swr_add_fixed(sum_in + 2 * v, total, scale, shared_rows);
-                    swr_add_fixed(harmonic_in + 2 * v, inverse, inverse_scale, shared_rows);
-                    if (shared_rows)
-                        atomicAdd(reach_in + v, (unsigned long long)reached);
-                    else
-                        reach_in[v] += reached;
-                }
+                if (lane == 0) into.add(v, VertexTerms{total, inverse, reached}, shared_rows);
             }
             __syncthreads();  // the row phase has read the tile before the next one overwrites it
         }
     }
-    swr_finish(col, own, count, scale, swr_bin(T(0), h), bins, lane_bins, ecc_key, reach_out, sum_out, counts);
-}
-
-// A CUDA block's end: its columns' sums, reached counts and order keys, its pairs and its bins' counters. A
-// column's own row is reached at distance 0 and was counted like any other; the pairs leave it out (numpy's
-// rule), so the CUDA blocks of the first slice take one pair a column off the pairs and off the bin of 0 (the
-// counters wrap, as unsigned sums do, and end right whatever the order).
-template <typename T>
-__device__ void swr_finish(const SwrColumn<T> (&col)[SWR_OWN], int own, int count, int scale, int zero_bin, int bins,
-                           const unsigned* lane_bins, unsigned long long* ecc_key, unsigned long long* reach_out,
-                           unsigned long long* sum_out, unsigned long long* counts) {
-    long long pairs = 0;
-    int columns = 0;
-#pragma unroll
-    for (int j = 0; j < SWR_OWN; ++j) {
-        columns += own + j < count;
-        pairs += col[j].reached;
-        if (!col[j].reached) continue;
-        swr_add_fixed(sum_out + 2 * (own + j), col[j].total, scale, true);
-        atomicAdd(reach_out + own + j, (unsigned long long)col[j].reached);
-        atomicMax(ecc_key + own + j, (unsigned long long)col[j].key);
-    }
-    if (blockIdx.x == 0 && columns) {
-        pairs -= columns;
-        if (zero_bin >= 0) atomicAdd(&counts[zero_bin], (unsigned long long)(-(long long)columns));
-    }
-    for (int offset = 16; offset > 0; offset >>= 1) pairs += __shfl_down_sync(0xffffffffu, pairs, offset);
-    if ((threadIdx.x & 31) == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
+    swr_finish_columns(col, own, count, scale, swr_bin(T(0), h), bins, ecc_key, reach_out, sum_out, counts);
     __syncthreads();
-    if (bins <= SWR_LANE_BINS)
-        for (int b = threadIdx.x; b < bins; b += SWR_THREADS) {
-            unsigned long long total = 0;
-            for (int l = 0; l < 32; ++l) total += lane_bins[b * 32 + l];
-            if (total) atomicAdd(&counts[b], total);
-        }
+    if (bins <= SWR_LANE_BINS) swr_finish_bins(lane_bins, bins, counts);
 }
 
 // at least three CUDA blocks of 4-byte distances on a multiprocessor (a register cap of 85)
 #define SWR_KERNEL(SFX, T, MIN_BLOCKS)                                                                             \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, MIN_BLOCKS) swr_reduce_##SFX(                       \
         const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,                              \
-        const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                \
+        const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                 \
         unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
         unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
         unsigned long long* counts) {                                                                              \
         swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges, per_unit,        \
-                      accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);             \
+                      accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);              \
     }
 
 SWR_KERNEL(i32, int, 3)
 SWR_KERNEL(f32, float, 3)
 SWR_KERNEL(f64, double, 1)
-
-// ---- The fast kernels ----
-// A lane's part of a row's 1/d summed exactly in two doubles: hi starts at SWR_BIAS = 2^11 and takes each term
-// r = 1/d (a multiple of 2^-83 in (2^-31, 1], 1 <= d < 2^31) by Fast2Sum (|hi| >= r), whose error, at most half
-// hi's ulp 2^-41 and a multiple of 2^-83, goes to lo exactly. hi - SWR_BIAS is then a multiple of 2^-41 and the
-// lo a multiple of 2^-83; over a CUDA block's part of a row (at most SWR_CHUNK = 2^10 terms) their sums stay
-// below 2^10 (51 bits) and within 2^-32 (51 bits): exact in any order, so that from an inverse scale of 83 hi + lo
-// in fixed point is the terms' fixed-point sum.
-constexpr double SWR_BIAS = 2048.0;
 
 // the bin of an int distance in bins of one integer width w >= 2 (thresholds t0 + b * w): offset / w by a
 // multiply-high (Granlund and Montgomery: m = ceil(2^(31 + l) / w), l = ceil(log2 w), exact for
@@ -357,15 +292,15 @@ template <bool EQUAL>
 struct SwrFast {
     const int* D;  // row 0 at this thread's (clamped) columns
     long long stride;
-    int last, inf, t0, bins, scale, inverse_scale;
+    int last, inf, t0, bins;
     unsigned span, per_unit;  // an int d is in the bins when d - t0 < span (unsigned); per_unit: the table's guess
     SwrEqualBins equal;       // EQUAL: the bins' width as a multiply-high
-    bool counted_column[SWR_OWN], partial_chunk, shared_rows;
+    bool counted_column[SWR_OWN], partial_chunk, shared_rows;  // shared_rows: other CUDA blocks add to the rows
     const int2* bounds;    // not EQUAL: bounds[b] = (t[b], t[b + 1])
     unsigned* lane_bins;   // this lane's counter of bin 0; bin `bins` counts the last edge (EQUAL), `bins` + 1
                            // the terms no bin counts
     int* rows;             // two tiles of SWR_TILE rows x SWR_CHUNK columns, by turns
-    unsigned long long *sum_in, *reach_in, *harmonic_in;
+    VertexSums into;
     SwrColumn<int> col[SWR_OWN];
     int buffer;
 
@@ -400,43 +335,14 @@ struct SwrFast {
 
     // row v's 1024 columns in shared memory, a warp's: per-vertex sums of d, of d < inf and of 1/d over d > 0
     __device__ __forceinline__ void add_row(const int* row, int v) const {
-        const int lane = threadIdx.x & 31;
-        unsigned long long total = 0;
-        unsigned reached = 0;
-        double hi[2] = {SWR_BIAS, SWR_BIAS}, lo[2] = {0.0, 0.0};  // two chains of Fast2Sum, 16 terms each
+        RowSums sums;  // two chains of Fast2Sum a lane, 16 terms each
 #pragma unroll 2
         for (int m = 0; m < SWR_CHUNK / 128; ++m) {
-            const SwrQuad<int> q = *reinterpret_cast<const SwrQuad<int>*>(row + 128 * m + SWR_OWN * lane);
+            const SwrQuad<int> q = *reinterpret_cast<const SwrQuad<int>*>(row + 128 * m + SWR_OWN * (threadIdx.x & 31));
 #pragma unroll
-            for (int k = 0; k < SWR_OWN; ++k) {
-                const int x = q.x[k], a = k & 1;
-                const bool counted = x < inf;
-                total += counted ? (unsigned)x : 0u;
-                reached += counted;
-                const double reciprocal = swr_recip(x);
-                const double r = counted && x > 0 ? reciprocal : 0.0;
-                const double sum = hi[a] + r;
-                lo[a] += r - (sum - hi[a]);
-                hi[a] = sum;
-            }
+            for (int k = 0; k < SWR_OWN; ++k) sums.add(q.x[k], q.x[k] < inf, k & 1);
         }
-        double hi_sum = (hi[0] - SWR_BIAS) + (hi[1] - SWR_BIAS), lo_sum = lo[0] + lo[1];
-        for (int offset = 16; offset > 0; offset >>= 1) {
-            total += __shfl_down_sync(0xffffffffu, total, offset);
-            hi_sum += __shfl_down_sync(0xffffffffu, hi_sum, offset);
-            lo_sum += __shfl_down_sync(0xffffffffu, lo_sum, offset);
-            reached += __shfl_down_sync(0xffffffffu, reached, offset);
-        }
-        if (lane == 0 && reached) {
-            FixedSum sum = {0, 0, total}, inverse = {0, 0, 0};
-            swr_pair_to_fixed(inverse, SwrPair{hi_sum, lo_sum}, inverse_scale);
-            swr_add_fixed(sum_in + 2 * v, sum, scale, shared_rows);
-            swr_add_fixed(harmonic_in + 2 * v, inverse, inverse_scale, shared_rows);
-            if (shared_rows)
-                atomicAdd(reach_in + v, (unsigned long long)reached);
-            else
-                reach_in[v] += reached;
-        }
+        sums.flush(v, into, shared_rows);
     }
 
     // the tile of rows v0 .. v0 + SWR_TILE - 1: its column terms, then (its rows in shared memory) the next tile's
@@ -493,13 +399,13 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
     const int per_slice = (int)(((long long)n + gridDim.x * SWR_TILE - 1) / (gridDim.x * SWR_TILE) * SWR_TILE);
     const int first = blockIdx.x * per_slice, last = (int)min((long long)n, (long long)first + per_slice);
     SwrFast<EQUAL> s = {D + min(own, stride - SWR_OWN),  // a thread past the row reads its last columns, uncounted
-                        stride, last, inf, thresholds_in[0], bins, scale, inverse_scale,
+                        stride, last, inf, thresholds_in[0], bins,
                         (unsigned)thresholds_in[bins] - (unsigned)thresholds_in[0], per_unit,
                         SwrEqualBins(max(thresholds_in[1] - thresholds_in[0] - (bins == 1), 2)),  // the end: 1 past
                         {own < count, own + 1 < count, own + 2 < count, own + 3 < count},
                         chunk + SWR_CHUNK > count, gridDim.y > 1,  // other chunks' CUDA blocks add to the same rows
-                        bounds, lane_bins + (threadIdx.x & 31), rows, sum_in, reach_in, harmonic_in,
-                        {}, 0};
+                        bounds, lane_bins + (threadIdx.x & 31), rows,
+                        {sum_in, reach_in, harmonic_in, scale, inverse_scale}, {}, 0};
 #pragma unroll
     for (int j = 0; j < SWR_OWN; ++j) s.col[j] = {{0, 0, 0}, 0, 0};
     __syncthreads();  // the bounds and the counters
@@ -508,14 +414,13 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
 #pragma unroll
         for (int r = 0; r < SWR_TILE; ++r) s.load_row(t[r], first + r);
     for (int v0 = first; v0 < last; v0 += SWR_TILE) s.tile(t, v0, accumulate);
-    if (EQUAL) {  // the last edge's counts into the last bin (numpy's closed last bin)
-        __syncthreads();
-        if (threadIdx.x < 32) {
-            lane_bins[(bins - 1) * 32 + threadIdx.x] += lane_bins[bins * 32 + threadIdx.x];
-        }
-    }
     const SwrBins h = {edges_in, thresholds_in, bins, per_unit, 0.0, 0.0, 0.0, 0, 0};
-    swr_finish(s.col, own, count, scale, swr_bin(0, h), bins, lane_bins, ecc_key, reach_out, sum_out, counts);
+    swr_finish_columns(s.col, own, count, scale, swr_bin(0, h), bins, ecc_key, reach_out, sum_out, counts);
+    __syncthreads();  // every counter counted
+    if (EQUAL && threadIdx.x < 32)  // the last edge's counts into the last bin (numpy's closed last bin)
+        lane_bins[(bins - 1) * 32 + threadIdx.x] += lane_bins[bins * 32 + threadIdx.x];
+    __syncthreads();
+    swr_finish_bins(lane_bins, bins, counts);
 }
 
 // _fast: bins one step from a table's first guess; _equal: bins of one integer width (2 or more)

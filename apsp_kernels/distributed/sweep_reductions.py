@@ -157,14 +157,14 @@ def _resident_blocks(kernel, shared: int) -> int:
 
 def shared_bytes(n_edges: int, itemsize: int, fast: bool = False) -> int:
     """Dynamic shared memory of a CUDA block. The general kernels: the tile, the edges, their integer
-    thresholds and, for few bins, a counter per bin and lane (and a row of them more); the fast ones
-    (int distances): two tiles, each bin's two thresholds and a counter per bin and lane (and two rows
-    of them more: the last edge's and the terms in no bin)."""
+    thresholds and, for few bins, a counter per bin and lane; the fast ones (int distances): two
+    tiles, each bin's two thresholds and a counter per bin and lane (and two rows of them more: the
+    last edge's and the terms in no bin)."""
     bins = n_edges - 1
     if fast:
         return 2 * TILE * CHUNK * 4 + 8 * bins + (bins + 2) * 32 * 4
     return (TILE * CHUNK * itemsize + 8 * n_edges + 4 * (n_edges + n_edges % 2)
-            + ((bins + 1) * 32 * 4 if bins <= LANE_BINS else 0))
+            + (bins * 32 * 4 if bins <= LANE_BINS else 0))
 
 
 def integer_bins(edges: np.ndarray) -> tuple[np.ndarray, int]:
