@@ -19,7 +19,7 @@ from apsp_kernels import generators, gpu, oracle
 from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk_instances, cluster,
                                       estimate, worker_graph)
 from apsp_kernels.distributed.estimate import describe as estimate_text
-from apsp_kernels.distributed import runner
+from apsp_kernels.distributed import runner, sweep_reductions
 from apsp_kernels.distributed.blocks import split
 from apsp_kernels.distributed.fixed_sums import scales_for
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
@@ -354,7 +354,7 @@ def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
     assert runner.default_block_size(g, block_solvers.PHAST, roomy, on_gpu=False) == 1024
     tight = {"tcp://a": {"gpu_free": 80 << 30}, "tcp://b": {"gpu_free": 8 << 30}}  # 8192 needs ~12 GiB
     size = runner.default_block_size(g, block_solvers.PHAST, tight, on_gpu=True)
-    assert size == 4096 and fits_and_is_the_largest(g, size, tight, runner.WHOLE_CHUNK)
+    assert size == 4096 and fits_and_is_the_largest(g, size, tight, sweep_reductions.CHUNK)
     sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32))  # the 16M stand-in
     h200 = {"tcp://a": {"gpu_free": 140 << 30}}
     size = runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True)  # rows to a store

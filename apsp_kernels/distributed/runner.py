@@ -32,12 +32,11 @@ from .. import gpu
 from ..errors import InputError
 from ..graph import Graph
 from ..solver import checked_sources
-from . import block_solvers, checkpoint as checkpoints, cluster, worker_sums
+from . import block_solvers, checkpoint as checkpoints, cluster, sweep_reductions, worker_sums
 from .blocks import block_size_of, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
 from .row_store import RowStore, bytes_upper_bound, fingerprint
-from .sweep_reductions import CHUNK
 from .tasks import run_block, worker_facts
 
 WHO = "distributed.all_sources"
@@ -175,7 +174,7 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
                        store: bool = True, reduce: bool = True) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
     or, where it does not fit the GPU of the worker with the least free memory, the largest that
-    does: whole chunks of :data:`WHOLE_CHUNK` sources where one fits, else a multiple of
+    does: whole chunks of :data:`.sweep_reductions.CHUNK` sources where one fits, else a multiple of
     :data:`BLOCK_MULTIPLE` (down to it: then :func:`check_block_memory` refuses the run), so that a
     USA-sized road graph's in-place PHAST block on an H100 is some 700 sources, not 512; then shrunk
     so that ``count`` sources make a multiple of the workers' number of blocks (:func:`balanced`)."""
@@ -183,12 +182,9 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
         block_solvers.SMALLEST_DEFAULT_BLOCK
     budget = gpu.MEMORY_HEADROOM * min((f["gpu_free"] for f in facts.values()), default=0)
     if block_need(graph, size, key, store, reduce) > budget:
-        size = (largest_fitting(graph, key, store, reduce, budget, WHOLE_CHUNK, size)
+        size = (largest_fitting(graph, key, store, reduce, budget, sweep_reductions.CHUNK, size)
                 or largest_fitting(graph, key, store, reduce, budget, BLOCK_MULTIPLE, size) or BLOCK_MULTIPLE)
     return size if count is None else balanced(count, size, max(len(facts), 1))
-
-
-WHOLE_CHUNK = CHUNK  # the in-place reductions' columns a CUDA block
 
 
 def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int) -> int:

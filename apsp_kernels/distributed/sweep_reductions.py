@@ -11,7 +11,7 @@ to the client once per run by :mod:`.worker_sums`). The terms and their fixed-po
 :func:`.reductions.block_partial` (the same bits: tested on the device against it). Int distances in
 bins of one integer width (the default ones) or in near-equal bins take kernels with no branch per
 term (:func:`kernel_name`). Two ways of overlapping the row terms (1/d on the FP64 pipe) with the
-reads measured slower on the 16M stand-in (H200, b70697d's kernel as the baseline): adding them in
+reads measured slower on the 16M stand-in (one H200, against these kernels): adding them in
 batched PHAST's downward sweep (a warp a vertex and group adds its part: the sweep lost more than the
 pass gained) and a CUDA block of column threads beside row warps fed through shared memory (half the
 warps left to count the columns, the busier pipe).
