@@ -257,3 +257,18 @@ def test_the_warm_up_compiles_every_path_a_road_networks_contraction_takes():
     ny_size = 1 << 18
     contraction.contract(generators.road_like(ny_size, int(2.6 * ny_size), seed=5))
     assert compiled() == before
+
+
+def test_the_contraction_compiles_in_another_process_while_this_one_works(monkeypatch):
+    """contraction_time.compile_beside: nothing to compile, no process; else a process compiles into
+    numba's cache (here it finds the cache warm) and warm_up waits for it before it loads."""
+    from apsp_kernels.experiments import contraction_time
+
+    contraction_time.warm_up()  # into numba's cache on disk, if it was not there
+    assert contraction_time.compile_beside() is None
+    monkeypatch.setattr(contraction, "compiled_on_disk", lambda *args: False)
+    compiling = contraction_time.compile_beside()
+    assert compiling is not None
+    assert contraction_time.warm_up(compiling=compiling) > 0 and compiling.done()
+    [step] = compiling.result()
+    assert step["was_cached"] and step["step"] == "numba contraction, int32 weights"

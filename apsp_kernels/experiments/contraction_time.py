@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import get_context
 
 import numba
 import numpy as np
@@ -22,11 +25,33 @@ from ..records import write_csv
 from ..sssp_hierarchy import contraction
 
 
-def warm_up(parallel=(True,)) -> float:
+def warm_up(parallel=(True,), compiling: Future | None = None) -> float:
     """Compile (or load from numba's cache) the contraction's code for each order asked, as
     :func:`apsp_kernels.sssp_hierarchy.contraction.compile_for` does before every timed contraction;
-    seconds (0 for what this process had compiled already)."""
-    return sum(contraction.compile_for(np.int32, p) for p in parallel)
+    seconds (0 for what this process had compiled already), waiting for ``compiling``
+    (:func:`compile_beside`) included."""
+    start = time.perf_counter()
+    if compiling is not None:
+        try:
+            compiling.result()  # then this process loads it from numba's cache
+        except Exception:  # noqa: BLE001 - the compile below says what went wrong, if anything
+            pass
+    waited = time.perf_counter() - start
+    return waited + sum(contraction.compile_for(np.int32, p) for p in parallel)
+
+
+def compile_beside() -> Future | None:
+    """Where numba's disk cache lacks the contraction for int32 weights, compile it in another
+    process (:func:`apsp_kernels.precompile.numba_step`, into that cache) while this one does
+    something else, e.g. generate a stand-in of millions of vertices: :func:`warm_up` waits for
+    it. None when there is nothing to compile."""
+    if contraction.compiled_on_disk(np.int32):
+        return None
+    from ..precompile import numba_step
+    pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+    compiling = pool.submit(numba_step, ("int32",))
+    pool.shutdown(wait=False)
+    return compiling
 
 
 def host_threads() -> str:
