@@ -89,6 +89,7 @@ def test_a_block_sweeps_and_reduces_in_one_call_and_says_how_long_each_took():
     np.testing.assert_array_equal(partial["eccentricity"], want["eccentricity"])
     np.testing.assert_array_equal(sums.result()["harmonic_in"], want["harmonic_in"])
     assert stats["K"] == SR.K and stats["sweep_ms"] > 0 and stats["reduce_ms"] > 0
+    assert 0 < stats["upper_ms"] <= stats["sweep_ms"]  # the upward searches and top levels: part of the sweep
 
 
 def test_the_fast_kernels_reciprocal_is_drcp_rn_for_every_int_distance():

@@ -198,7 +198,9 @@ def _distances(keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> tuple[dict, dict]:
     """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
     place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``).
-    ``stats``: the sweeps' (``K``, ``levels``, ...) with ``sweep_ms`` and ``reduce_ms`` (CUDA events)."""
+    ``stats``: the sweeps' (``K``, ``levels``, ...) with ``sweep_ms``, the part of it in the upward
+    searches and top levels (one CUDA block a group of K sources) ``upper_ms`` and ``reduce_ms``
+    (CUDA events)."""
     from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
@@ -209,9 +211,9 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     sweeps.setup()
     try:
         ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
-        start, swept, reduced = cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event()
+        start, upper, swept, reduced = cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        launches = sweeps.sweep(ranks)
+        launches = sweeps.sweep(ranks, after_upper=upper)
         swept.record()
         partial = reduce_matrix(sweeps.D, count, graph.inf, edges, scales, sums)
         reduced.record()
@@ -219,7 +221,8 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     finally:
         sweeps.release()
     stats = dict(sweeps.stats, launches=launches, groups=-(-count // K),
-                 sweep_ms=cp.cuda.get_elapsed_time(start, swept), reduce_ms=cp.cuda.get_elapsed_time(swept, reduced))
+                 sweep_ms=cp.cuda.get_elapsed_time(start, swept), upper_ms=cp.cuda.get_elapsed_time(start, upper),
+                 reduce_ms=cp.cuda.get_elapsed_time(swept, reduced))
     return partial, stats
 
 

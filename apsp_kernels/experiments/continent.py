@@ -129,11 +129,13 @@ def plan_of(graph, record) -> pd.DataFrame | None:
 
 
 def split_of(run) -> dict:
-    """Seconds in the blocks' sweeps and in-place reductions (workers' CUDA events), summed."""
+    """Seconds in the blocks' sweeps (``upper_s`` of them in the upward searches and top levels) and
+    in-place reductions (workers' CUDA events), summed."""
     sweep = sum(s.get("sweep_ms", 0.0) for s in run.stats) / 1e3
+    upper = sum(s.get("upper_ms", 0.0) for s in run.stats) / 1e3
     reduce = sum(s.get("reduce_ms", 0.0) for s in run.stats) / 1e3
     inside = float(np.sum(run.block_seconds))
-    return {"sweeps_s": sweep, "reductions_s": reduce, "blocks_s": inside,
+    return {"sweeps_s": sweep, "upper_s": upper, "reductions_s": reduce, "blocks_s": inside,
             "reductions_share": reduce / inside if inside else float("nan"),
             "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
 
@@ -213,6 +215,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         us = split["sweeps_s"] / len(sources) * 1e6
         extra = {**split, **vertex, "warm_up_s": warm, "bound_us_per_tree": bound, "copy_bytes_per_s": copy,
                  "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
+                 "upper_us_per_tree": split["upper_s"] / len(sources) * 1e6,
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
                  "every_source": len(sources) == graph.n,
                  "every_source_estimate_s": blocks_spread_evenly(run, graph.n) + run.outside_blocks_s,
@@ -227,7 +230,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                                   check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
         log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
-            f"{bound:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "
+            f"{bound:.1f}; upward searches and top levels {split['upper_s'] / len(sources) * 1e6:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "
             f"{run.outside_blocks_s:.2f} s; same bits as {gpu_counts[0]} GPU(s): {same}; verified: {check['verified']}")
     return records
 
@@ -345,6 +348,7 @@ def table(records) -> pd.DataFrame:
                      "wall_s": r.time_ms_median / 1e3, "busiest_worker_s": r.stat("busiest_worker_s"),
                      "outside_blocks_s": r.stat("outside_blocks_s"), "sweeps_s": r.stat("sweeps_s"),
                      "reductions_share": r.stat("reductions_share"), "sweep_us_per_tree": r.stat("sweep_us_per_tree"),
+                     "upper_us_per_tree": r.stat("upper_us_per_tree"),
                      "bound_us_per_tree": r.stat("bound_us_per_tree"), "ratio_to_bound": r.stat("ratio_to_bound"),
                      "speedup_vs_1": one.time_ms_median / r.time_ms_median if one else float("nan"),
                      "same_bits_as_first": r.stat("same_bits_as_first"), "verified": r.verified,

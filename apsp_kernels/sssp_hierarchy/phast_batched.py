@@ -158,9 +158,10 @@ class BatchedPhast:
             self.passes = 0
         return self
 
-    def sweep(self, ranks) -> int:
+    def sweep(self, ranks, after_upper=None) -> int:
         """Distances from the padded ``ranks`` (device int32, -1 for no source) into the first
-        columns of ``self.D`` (new numbering); returns the launches."""
+        columns of ``self.D`` (new numbering); returns the launches. ``after_upper``: a CUDA event
+        recorded once the upward searches and the top levels are done (before the downward launches)."""
         c = int(ranks.shape[0])
         self.allocate(c)
         n, groups, d, stride = self.graph.n, c // self.k, self.dev, self.D.shape[1]
@@ -169,6 +170,8 @@ class BatchedPhast:
                      (d.level_ptr, i32(self.lay.levels), i32(self.first_top), *d.up, *d.up_out, *d.down, ranks,
                       self.D, self.stamps, i32(stride), i32(n), i32(self.passes)), shared_mem=self.shared)
         launches = 1
+        if after_upper is not None:
+            after_upper.record()
         per_block = DOWN_THREADS // 32
         for lv in range(self.first_top - 1, -1, -1):
             lo, hi = self.ptr[lv], self.ptr[lv + 1]
