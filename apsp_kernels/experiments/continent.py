@@ -212,10 +212,10 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         checked = checked or oracle_check(graph, run, sources)
         check, vertex = checked
         split = split_of(run)
-        us = split["sweeps_s"] / len(sources) * 1e6
+        us, upper_us = (split[key] / len(sources) * 1e6 for key in ("sweeps_s", "upper_s"))
         extra = {**split, **vertex, "warm_up_s": warm, "bound_us_per_tree": bound, "copy_bytes_per_s": copy,
                  "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
-                 "upper_us_per_tree": split["upper_s"] / len(sources) * 1e6,
+                 "upper_us_per_tree": upper_us,
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
                  "every_source": len(sources) == graph.n,
                  "every_source_estimate_s": blocks_spread_evenly(run, graph.n) + run.outside_blocks_s,
@@ -230,8 +230,9 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                                   check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
         log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
-            f"{bound:.1f}; upward searches and top levels {split['upper_s'] / len(sources) * 1e6:.1f}), reductions {split['reductions_share']:.0%} of the blocks; outside the blocks "
-            f"{run.outside_blocks_s:.2f} s; same bits as {gpu_counts[0]} GPU(s): {same}; verified: {check['verified']}")
+            f"{bound:.1f}; upward searches and top levels {upper_us:.1f}), reductions "
+            f"{split['reductions_share']:.0%} of the blocks; outside the blocks {run.outside_blocks_s:.2f} s; same bits "
+            f"as {gpu_counts[0]} GPU(s): {same}; verified: {check['verified']}")
     return records
 
 
