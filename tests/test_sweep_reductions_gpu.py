@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels import generators
+from apsp_kernels.graph import Graph
 from apsp_kernels.distributed import reductions
 from apsp_kernels.distributed import sweep_reductions as SR
 from apsp_kernels.distributed.fixed_sums import scales_for
@@ -23,6 +24,7 @@ def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
     outside them): equal ones moved by up to 0.4 of a width, or (``geometric``) widths growing by a
     constant factor from 1, or (``geometric == "whole"``) bins of one integer width from 0 whose last
     edge is a distance that occurs (numpy's closed last bin counts it)."""
+    geometric = geometric and geometric.replace("unreached", "").strip()
     reached = rows[rows < inf]
     top = float(reached.max())
     if geometric == "whole":
@@ -36,9 +38,21 @@ def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
     return edges
 
 
+def with_unreached(g, extra=200, seed=4):
+    """``g`` and ``extra`` vertices more, each with two arcs into ``g`` and none out of it: no vertex
+    of ``g`` reaches them, and each of them reaches all of ``g``."""
+    rng = np.random.default_rng(seed)
+    src = np.r_[np.repeat(np.arange(g.n), np.diff(g.indptr)), np.repeat(np.arange(g.n, g.n + extra), 2)]
+    dst = np.r_[g.indices, rng.integers(0, g.n, 2 * extra)]
+    w = np.r_[g.weights, rng.integers(400, 2200, 2 * extra)]
+    return Graph.from_edges(g.n + extra, src, dst, w, dtype=g.weights.dtype, name=f"{g.name}+unreached")
+
+
 @pytest.mark.parametrize("dtype, edge_count, start, inverse, geometric, kernel",
                          [(np.int32, 40, 0.0, None, False, "swr_reduce_i32_fast"),
                           (np.int32, 40, 0.0, None, "whole", "swr_reduce_i32_equal"),
+                          (np.int32, 40, 0.0, None, "unreached", "swr_reduce_i32_fast"),
+                          (np.int32, 40, 0.0, None, "whole unreached", "swr_reduce_i32_equal"),
                           (np.int32, 40, 0.0, None, True, "swr_reduce_i32"),
                           (np.float32, 40, 0.0, None, False, "swr_reduce_f32"),
                           (np.float64, 40, 0.0, None, False, "swr_reduce_f64"),
@@ -49,9 +63,13 @@ def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, star
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
     inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point); int distances
     in bins of one integer width take the _equal kernel, in near-equal bins the _fast one, in
-    geometric ones (first guesses off by more than a bin) the general one."""
+    geometric ones (first guesses off by more than a bin) the general one; "unreached": a graph with
+    vertices that the others do not reach (rows and columns with inf)."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
+    if geometric and "unreached" in geometric:
+        g = with_unreached(g)
+        sources = np.r_[sources, [5000, 5150]]  # sources that reach all of the road graph
     rows = PB.multi_source_distances(g, sources)
     edges = uneven_bins(rows, g.inf, edge_count, start, geometric)
     scales = scales_for(g, len(sources))

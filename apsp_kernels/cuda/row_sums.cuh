@@ -55,16 +55,23 @@ __device__ __forceinline__ void swr_atomic_add(unsigned long long* at, unsigned 
     if (hi) atomicAdd(at + 1, hi);
 }
 
-// a fixed-point sum added to the two words at `at`: atomically when other CUDA blocks add to them too
-__device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const FixedSum& a, int scale, bool shared) {
+// `before` (two words) and a fixed-point sum, written to the two words at `at`
+__device__ __forceinline__ void swr_store_fixed(unsigned long long* at, const unsigned long long (&before)[2],
+                                                const FixedSum& a, int scale) {
     unsigned long long words[2];
     fixed_store(a, scale, words);
+    at[0] = before[0] + words[0];
+    at[1] = before[1] + words[1] + (before[0] + words[0] < words[0]);
+}
+
+// a fixed-point sum added to the two words at `at`: atomically when other CUDA blocks add to them too
+__device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const FixedSum& a, int scale, bool shared) {
     if (shared) {
+        unsigned long long words[2];
+        fixed_store(a, scale, words);
         swr_atomic_add(at, words[0], words[1]);
     } else {
-        const unsigned long long old = at[0];
-        at[0] = old + words[0];
-        at[1] += words[1] + (old + words[0] < old);
+        swr_store_fixed(at, {at[0], at[1]}, a, scale);
     }
 }
 
@@ -72,6 +79,11 @@ __device__ __forceinline__ void swr_add_fixed(unsigned long long* at, const Fixe
 struct VertexTerms {
     FixedSum total, inverse;
     unsigned reached;
+};
+
+// a vertex's accumulators as read before its terms are added (VertexSums::load)
+struct VertexWords {
+    unsigned long long sum[2], harmonic[2], reach;
 };
 
 // a run's per-vertex accumulators (two words a vertex for the sums, one for the count) and their scales
@@ -88,6 +100,20 @@ struct VertexSums {
             atomicAdd(reach_in + v, (unsigned long long)t.reached);
         else
             reach_in[v] += t.reached;
+    }
+
+    // vertex v's accumulators, read ahead of its terms when no other warp adds to v (the read's latency hidden
+    // behind the terms' arithmetic, not waited for after it)
+    __device__ __forceinline__ VertexWords load(int v) const {
+        return {{sum_in[2 * v], sum_in[2 * v + 1]}, {harmonic_in[2 * v], harmonic_in[2 * v + 1]}, reach_in[v]};
+    }
+
+    // terms added to vertex v whose accumulators were `before` (load: no other warp adds to v)
+    __device__ __forceinline__ void store(int v, const VertexTerms& t, const VertexWords& before) const {
+        if (!t.reached) return;
+        swr_store_fixed(sum_in + 2 * v, before.sum, t.total, scale);
+        swr_store_fixed(harmonic_in + 2 * v, before.harmonic, t.inverse, inverse_scale);
+        reach_in[v] = before.reach + t.reached;
     }
 };
 
@@ -121,9 +147,15 @@ struct RowSums {
         return t;
     }
 
-    // the warp's terms (every lane calls it) added to vertex v by lane 0
-    __device__ __forceinline__ void flush(int v, const VertexSums& into, bool shared) {
+    // the warp's terms (every lane calls it) added to vertex v by lane 0: atomically when other warps add to v
+    // (SHARED), else to the accumulators it read ahead (`before`, lane 0's)
+    template <bool SHARED>
+    __device__ __forceinline__ void flush(int v, const VertexSums& into, const VertexWords& before) {
         const VertexTerms t = warp_terms(into.inverse_scale);
-        if ((threadIdx.x & 31) == 0) into.add(v, t, shared);
+        if ((threadIdx.x & 31) != 0) return;
+        if (SHARED)
+            into.add(v, t, true);
+        else
+            into.store(v, t, before);
     }
 };

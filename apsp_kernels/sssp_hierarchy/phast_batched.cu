@@ -16,6 +16,8 @@
 // infinity, stamped ones at their upward distance.
 #include "common.cuh"
 
+constexpr int PHB_SCAN_AHEAD = 8;  // phb_upper: windows of stamps a warp reads at once in a large level
+
 template <typename T, int N>
 struct alignas(sizeof(T) * N) phb_row {
     T v[N];
@@ -128,22 +130,33 @@ __device__ void phb_upper(const int* level_ptr, int levels, int first_top, const
     __syncthreads();
     for (int l = 0; l < levels; ++l) {
         const int lo = level_ptr[l], hi = level_ptr[l + 1];
-        if (hi - lo > (int)blockDim.x) {  // a large level: find its stamped vertices 32 at a time
+        if (hi - lo > (int)blockDim.x) {  // a large level: find its stamped vertices 32 at a time, PHB_SCAN_AHEAD
+            // windows of 32 read before the first is looked at (a level's stamps do not change while it runs: its
+            // vertices stamp only higher ones), so that a warp waits for memory once per PHB_SCAN_AHEAD windows
             const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
-            for (int base = lo + warp * 32; base < hi; base += warps * 32) {
-                const int v = base + lane;
-                unsigned todo = __ballot_sync(0xffffffffu, v < hi && stamp[v] == pass);
-                while (todo) {
-                    const int x = base + __ffs(todo) - 1;
-                    todo &= todo - 1;
-                    phb_row<T, N> best;
-                    phb_fill<T, N>(best, dist_inf<T>());
+            for (int first = lo + warp * 32; first < hi; first += PHB_SCAN_AHEAD * warps * 32) {
+                unsigned stamped = 0;  // bit a: this lane's vertex of window a
 #pragma unroll
-                    for (int i = 0; i < N; ++i)
-                        if (src_rank[lane * N + i] == x) best.v[i] = T(0);
-                    phb_pull<T, N>(up_src, up_w, D, C, col, up_ptr[x], up_ptr[x + 1], 32, stamp, pass, best);
-                    phb_store<T, N>(D, x, C, col, best);
-                    for (int e = out_ptr[x] + lane; e < out_ptr[x + 1]; e += 32) stamp[out_dst[e]] = pass;
+                for (int a = 0; a < PHB_SCAN_AHEAD; ++a) {
+                    const int v = first + a * warps * 32 + lane;
+                    stamped |= (unsigned)(v < hi && stamp[v] == pass) << a;
+                }
+#pragma unroll 1
+                for (int a = 0; a < PHB_SCAN_AHEAD; ++a) {
+                    const int base = first + a * warps * 32;
+                    unsigned todo = __ballot_sync(0xffffffffu, (stamped >> a) & 1u);
+                    while (todo) {
+                        const int x = base + __ffs(todo) - 1;
+                        todo &= todo - 1;
+                        phb_row<T, N> best;
+                        phb_fill<T, N>(best, dist_inf<T>());
+#pragma unroll
+                        for (int i = 0; i < N; ++i)
+                            if (src_rank[lane * N + i] == x) best.v[i] = T(0);
+                        phb_pull<T, N>(up_src, up_w, D, C, col, up_ptr[x], up_ptr[x + 1], 32, stamp, pass, best);
+                        phb_store<T, N>(D, x, C, col, best);
+                        for (int e = out_ptr[x] + lane; e < out_ptr[x + 1]; e += 32) stamp[out_dst[e]] = pass;
+                    }
                 }
             }
         } else {
