@@ -24,7 +24,6 @@ def uneven_bins(rows, inf, count=40, start=0.0, geometric=False):
     outside them): equal ones moved by up to 0.4 of a width, or (``geometric``) widths growing by a
     constant factor from 1, or (``geometric == "whole"``) bins of one integer width from 0 whose last
     edge is a distance that occurs (numpy's closed last bin counts it)."""
-    geometric = geometric and geometric.replace("unreached", "").strip()
     reached = rows[rows < inf]
     top = float(reached.max())
     if geometric == "whole":
@@ -48,26 +47,27 @@ def with_unreached(g, extra=200, seed=4):
     return Graph.from_edges(g.n + extra, src, dst, w, dtype=g.weights.dtype, name=f"{g.name}+unreached")
 
 
-@pytest.mark.parametrize("dtype, edge_count, start, inverse, geometric, kernel",
-                         [(np.int32, 40, 0.0, None, False, "swr_reduce_i32_fast"),
-                          (np.int32, 40, 0.0, None, "whole", "swr_reduce_i32_equal"),
-                          (np.int32, 40, 0.0, None, "unreached", "swr_reduce_i32_fast"),
-                          (np.int32, 40, 0.0, None, "whole unreached", "swr_reduce_i32_equal"),
-                          (np.int32, 40, 0.0, None, True, "swr_reduce_i32"),
-                          (np.float32, 40, 0.0, None, False, "swr_reduce_f32"),
-                          (np.float64, 40, 0.0, None, False, "swr_reduce_f64"),
-                          (np.int32, 300, 0.1, None, False, "swr_reduce_i32"),
-                          (np.int32, 40, 0.0, SR.EXACT_SCALE - 20, False, "swr_reduce_i32")])
-def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start, inverse, geometric, kernel):
+@pytest.mark.parametrize("dtype, edge_count, start, inverse, geometric, unreached, kernel",
+                         [(np.int32, 40, 0.0, None, False, False, "swr_reduce_i32_fast"),
+                          (np.int32, 40, 0.0, None, "whole", False, "swr_reduce_i32_equal"),
+                          (np.int32, 40, 0.0, None, False, True, "swr_reduce_i32_fast"),
+                          (np.int32, 40, 0.0, None, "whole", True, "swr_reduce_i32_equal"),
+                          (np.int32, 40, 0.0, None, True, False, "swr_reduce_i32"),
+                          (np.float32, 40, 0.0, None, False, False, "swr_reduce_f32"),
+                          (np.float64, 40, 0.0, None, False, False, "swr_reduce_f64"),
+                          (np.int32, 300, 0.1, None, False, False, "swr_reduce_i32"),
+                          (np.int32, 40, 0.0, SR.EXACT_SCALE - 20, False, False, "swr_reduce_i32")])
+def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, start, inverse, geometric, unreached,
+                                                         kernel):
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
     inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point); int distances
     in bins of one integer width take the _equal kernel, in near-equal bins the _fast one, in
-    geometric ones (first guesses off by more than a bin) the general one; "unreached": a graph with
-    vertices that the others do not reach (rows and columns with inf)."""
+    geometric ones (first guesses off by more than a bin) the general one; ``unreached``: a graph
+    with vertices that the others do not reach (rows and columns with inf)."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
-    if geometric and "unreached" in geometric:
+    if unreached:
         g = with_unreached(g)
         sources = np.r_[sources, [5000, 5150]]  # sources that reach all of the road graph
     rows = PB.multi_source_distances(g, sources)
