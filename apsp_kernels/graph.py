@@ -258,9 +258,12 @@ class Graph:
                      t.data.astype(self.dtype), name=name, meta=meta)
 
     def to_scipy(self, dtype=np.float64) -> sp.csr_matrix:
-        """SciPy CSR matrix; explicit zero weights stay edges (csgraph treats them so)."""
-        return sp.csr_matrix((self.weights.astype(dtype), self.indices, self.indptr),
-                             shape=(self.n, self.n))
+        """SciPy CSR matrix (on the host, for a graph on the device too); explicit zero weights
+        stay edges (csgraph treats them so)."""
+        arrays = (self.weights.astype(dtype), self.indices, self.indptr)
+        if self.on_device:
+            arrays = tuple(a.get() for a in arrays)
+        return sp.csr_matrix(arrays, shape=(self.n, self.n))
 
     def csr_gpu(self):
         """(indptr, indices, weights) as cupy arrays (3 uploads, no conversion)."""

@@ -157,3 +157,17 @@ def test_numpy_rows_streamed_by_passes_equal_scipy_s(method):
     np.testing.assert_array_equal(got, want)
     again = ak.shortest_path(a, method=method)
     assert again is not got and np.array_equal(again, want)  # the pool's next array, the same answer
+
+
+def test_a_graph_on_the_device_gives_its_scipy_matrix_on_the_host():
+    """Graph.to_scipy of CuPy CSR arrays (a GPU worker's copy of the graph; scale's CPU baseline
+    in worker threads on a GPU host)."""
+    import cupy as cp
+
+    from apsp_kernels import generators
+    from apsp_kernels.graph import Graph
+    g = generators.road_like(300, 800, seed=5)
+    device = Graph(g.n, cp.asarray(g.indptr), cp.asarray(g.indices), cp.asarray(g.weights), name=g.name)
+    assert device.on_device
+    got, want = device.to_scipy(), g.to_scipy()
+    assert isinstance(got.data, np.ndarray) and (got != want).nnz == 0
