@@ -262,6 +262,14 @@ def ipc_kernel_manager(folder: str):
             env["PYTHONWARNINGS"] = ",".join(filter(None, [env.get("PYTHONWARNINGS"), *HEADLESS_WARNINGS]))
             return await super().start_kernel(env=env, **kwargs)
 
+        async def _async_interrupt_kernel(self):
+            # jupyter_client interrupts a kernel before asking it to shut down; a headless run's kernel is
+            # idle by then, and the SIGINT, racing the shutdown, had ipykernel log "KeyboardInterrupt caught
+            # in kernel" to stderr in some runs. Only the shutdown calls this method (interrupt_kernel is the
+            # base class's), so an interrupt asked for at other times still goes out.
+            if not self.shutting_down:
+                await super()._async_interrupt_kernel()
+
     return IPCKernelManager
 
 
