@@ -583,25 +583,6 @@ def test_a_workers_cached_graph_gets_the_hierarchy_sent_after_it():
     worker_graph.clear()
 
 
-def test_a_cpu_worker_does_not_take_the_copy_a_gpu_worker_thread_made(monkeypatch):
-    """Workers that are threads of one process (a LocalCluster without processes) share the cache:
-    a GPU worker's copy (device arrays, no SciPy matrix) is not a CPU worker's."""
-    import types
-
-    from apsp_kernels import gpu
-    device = types.SimpleNamespace(id=0)
-    fake = types.SimpleNamespace(asarray=np.array, cuda=types.SimpleNamespace(Device=lambda: device))
-    monkeypatch.setattr(gpu, "cupy", lambda: fake)
-    worker_graph.clear()
-    g = generators.road_like(200, 500, seed=1)
-    gpu_copy, none = worker_graph.on_device(g, "token", on_gpu=True)
-    assert gpu_copy is not g and none is None
-    host, matrix = worker_graph.on_device(g, "token", on_gpu=False)
-    assert host is g and matrix.shape == (g.n, g.n)
-    assert worker_graph.on_device(g, "token", on_gpu=False)[0] is g  # the host copy is reused
-    worker_graph.clear()
-
-
 def test_the_per_vertex_sums_are_the_same_whatever_order_the_blocks_finish_in():
     from itertools import permutations
 

@@ -3,8 +3,7 @@
 Tasks get the shared host Graph and its token; :func:`on_device` returns this process's
 copy on its device (CSR arrays as cupy on a GPU worker), made on the first task and reused by
 every later one, which also gets PHAST's hierarchy when the client sends the graph again with
-it. One graph is kept: a new token frees the previous one. Workers that are threads of one process
-share the copy only when they share its place (the host, or the same GPU).
+it. One graph is kept: a new token frees the previous one.
 """
 from __future__ import annotations
 
@@ -17,9 +16,8 @@ _BUILT = {"count": 0}
 def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
     """(graph on this worker's device, SciPy CSR for CPU block solvers or None)."""
     from ..sssp_hierarchy.layout import HIERARCHY_KEY
-    key = (token, _device_id() if on_gpu else None)
     hit = _CACHE.get("entry")
-    if hit is not None and hit[0] == key:
+    if hit is not None and hit[0] == token:
         if HIERARCHY_KEY in graph.__dict__:  # contracted on the client since this copy was made
             hit[1].__dict__.setdefault(HIERARCHY_KEY, graph.__dict__[HIERARCHY_KEY])
         return hit[1], hit[2]
@@ -36,14 +34,9 @@ def on_device(graph: Graph, token: str, on_gpu: bool) -> tuple[Graph, object]:
         matrix = None
     else:
         device, matrix = graph, graph.to_scipy()
-    _CACHE["entry"] = (key, device, matrix)
+    _CACHE["entry"] = (token, device, matrix)
     _BUILT["count"] += 1
     return device, matrix
-
-
-def _device_id() -> int:
-    from .. import gpu
-    return gpu.cupy().cuda.Device().id
 
 
 def clear() -> None:
