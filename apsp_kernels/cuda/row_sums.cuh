@@ -133,8 +133,10 @@ struct RowSums {
         hi[chain] = sum;
     }
 
-    // the warp's terms (every lane calls it), right in lane 0
-    __device__ __forceinline__ VertexTerms warp_terms(int inverse_scale) {
+    // the warp's terms (every lane calls it) added to vertex v by lane 0: atomically when other warps add to v
+    // (SHARED), else to the accumulators it read ahead (`before`, lane 0's)
+    template <bool SHARED>
+    __device__ __forceinline__ void flush(int v, const VertexSums& into, const VertexWords& before) {
         double hi_sum = (hi[0] - SWR_BIAS) + (hi[1] - SWR_BIAS), lo_sum = lo[0] + lo[1];
         for (int offset = 16; offset > 0; offset >>= 1) {
             total += __shfl_down_sync(0xffffffffu, total, offset);
@@ -143,15 +145,7 @@ struct RowSums {
             reached += __shfl_down_sync(0xffffffffu, reached, offset);
         }
         VertexTerms t = {{0, 0, total}, {0, 0, 0}, reached};
-        if ((threadIdx.x & 31) == 0 && reached) swr_pair_to_fixed(t.inverse, SwrPair{hi_sum, lo_sum}, inverse_scale);
-        return t;
-    }
-
-    // the warp's terms (every lane calls it) added to vertex v by lane 0: atomically when other warps add to v
-    // (SHARED), else to the accumulators it read ahead (`before`, lane 0's)
-    template <bool SHARED>
-    __device__ __forceinline__ void flush(int v, const VertexSums& into, const VertexWords& before) {
-        const VertexTerms t = warp_terms(into.inverse_scale);
+        if ((threadIdx.x & 31) == 0 && reached) swr_pair_to_fixed(t.inverse, SwrPair{hi_sum, lo_sum}, into.inverse_scale);
         if ((threadIdx.x & 31) != 0) return;
         if (SHARED)
             into.add(v, t, true);
