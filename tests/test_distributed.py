@@ -20,7 +20,7 @@ from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk
                                       estimate, worker_graph)
 from apsp_kernels.distributed.estimate import describe as estimate_text
 from apsp_kernels.distributed import runner, sweep_reductions
-from apsp_kernels.distributed.blocks import split
+from apsp_kernels.distributed.blocks import compact, expand, split
 from apsp_kernels.distributed.fixed_sums import scales_for
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
 from apsp_kernels.errors import InputError
@@ -621,3 +621,15 @@ def _failing_block_solver(graph, sources, host_matrix=None):
 def test_a_failing_block_stops_the_run_with_its_error(client):
     with pytest.raises(RuntimeError, match="a block solver that fails"):
         all_sources(road(60), client, block_size=16, block_solver=_failing_block_solver, progress=False)
+
+
+@pytest.mark.parametrize("ids, carried", [(np.arange(5, 9, dtype=np.int32), range(5, 9)),
+                                          (np.array([7], dtype=np.int32), range(7, 8)),
+                                          (np.array([3, 4, 6], dtype=np.int32), None),
+                                          (np.array([4, 3, 2], dtype=np.int32), None),
+                                          (np.array([2, 4, 3], dtype=np.int32), None)])
+def test_a_block_of_consecutive_sources_travels_as_a_range_and_comes_back_the_same(ids, carried):
+    sent = compact(ids)
+    assert sent == carried if carried is not None else sent is ids
+    back = expand(sent)
+    assert back.dtype == np.int32 and np.array_equal(back, ids)

@@ -63,6 +63,15 @@ def test_fixed_sums_are_the_exact_sums_of_the_rounded_terms_rounded_once():
     assert fixed_sums.to_float(words, 0).tolist() == [float(v) for v in ties]
 
 
+def test_adding_fixed_point_sums_carries_into_the_high_word_and_wraps_like_128_bit_integers():
+    top = (1 << 64) - 1
+    pairs = [(top, 0, 1, 0), (top, 5, top, 7), (0, top, 0, 1), (top, top, 1, 0), (3, 4, 5, 6), (top, 0, 0, 0)]
+    total = np.array([[lo, hi] for lo, hi, _, _ in pairs], dtype=np.uint64)
+    part = np.array([[lo, hi] for _, _, lo, hi in pairs], dtype=np.uint64)
+    expected = [(as_int([t])[0] + as_int([p])[0]) % (1 << 128) for t, p in zip(total, part)]
+    assert as_int(fixed_sums.add(total, part)) == expected
+
+
 def test_the_scales_hold_every_term_of_these_graphs_exactly():
     ints, floats = scales_for(road(np.int32)), scales_for(road(np.float32))
     assert ints.relative_error == floats.relative_error == 0.0 and ints.distance >= 0

@@ -31,3 +31,16 @@ def split(count: int, block_size: int) -> list[Block]:
     """``count`` sources in consecutive blocks of ``block_size`` (the last may be shorter)."""
     size = block_size_of(block_size)
     return [Block(i, lo, min(lo + size, count)) for i, lo in enumerate(range(0, count, size))]
+
+
+def compact(ids: np.ndarray):
+    """A block's source ids as a ``range`` when they are consecutive (every source: a task then
+    carries two ints, not 4 B a source through the scheduler), else as they are; :func:`expand` undoes it."""
+    if len(ids) and int(ids[-1]) - int(ids[0]) == len(ids) - 1 and bool(np.all(np.diff(ids) == 1)):
+        return range(int(ids[0]), int(ids[-1]) + 1)
+    return ids
+
+
+def expand(ids) -> np.ndarray:
+    """:func:`compact`'s ids as int32 vertex ids."""
+    return np.arange(ids.start, ids.stop, dtype=np.int32) if isinstance(ids, range) else ids

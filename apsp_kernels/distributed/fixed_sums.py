@@ -165,9 +165,11 @@ def sums(values, scale: int, axis: int):
 def add(total, part):
     """``total += part`` for (..., 2) uint64 fixed-point sums, with the carry; returns ``total``."""
     xp = array_module(total)
-    low = total[..., 0] + part[..., 0]
-    total[..., 1] += part[..., 1] + (low < total[..., 0]).astype(xp.uint64)
-    total[..., 0] = low
+    low, high, part_low = total[..., 0], total[..., 1], part[..., 0]
+    xp.add(low, part_low, out=low)
+    carry = low < part_low  # the low words wrapped
+    xp.add(high, part[..., 1], out=high)
+    xp.add(high, carry, out=high)
     return total
 
 

@@ -33,7 +33,7 @@ from ..errors import InputError
 from ..graph import Graph
 from ..solver import checked_sources
 from . import block_solvers, checkpoint as checkpoints, cluster, sweep_reductions, worker_sums
-from .blocks import block_size_of, split
+from .blocks import block_size_of, compact, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
 from .row_store import RowStore, bytes_upper_bound, fingerprint
@@ -311,7 +311,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     shared = share_graph(client, graph, token) if todo else None
 
     def submit(some, keep_sums, priority=0):
-        return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, ids[b.start:b.stop],
+        return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, compact(ids[b.start:b.stop]),
                               edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums, pure=False,
                               priority=priority,
                               key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")

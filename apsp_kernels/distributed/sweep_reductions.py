@@ -51,9 +51,15 @@ class SweepSums:
         self.blocks: set = set()
 
     def result(self) -> dict:
-        r = self.rank
-        return {"sum_in": self.sum_in[r].get(), "reach_in": self.reach_in[r].get().astype(np.int64),
-                "harmonic_in": self.harmonic_in[r].get()}
+        cp = gpu.cupy()
+        n = len(self.rank)
+        packed = cp.empty(5 * n, dtype=cp.uint64)  # one copy back to the host
+        cp.take(self.sum_in, self.rank, axis=0, out=packed[:2 * n].reshape(n, 2))
+        cp.take(self.harmonic_in, self.rank, axis=0, out=packed[2 * n:4 * n].reshape(n, 2))
+        cp.take(self.reach_in, self.rank, out=packed[4 * n:])
+        host = packed.get()
+        return {"sum_in": host[:2 * n].reshape(n, 2), "harmonic_in": host[2 * n:4 * n].reshape(n, 2),
+                "reach_in": host[4 * n:].view(np.int64)}
 
 
 def bytes_needed(n: int, sources: int, itemsize: int) -> int:
@@ -68,20 +74,22 @@ def bytes_parts(n: int, sources: int, itemsize: int) -> dict:
     return {"working_matrix": n * columns * itemsize, "stamps": (columns // K) * n * 4, "sums": 40 * n}
 
 
-def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:
+def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
+                  after_kernel=None) -> dict:
     """The per-source part of :func:`.reductions.block_partial` (``eccentricity``, ``reach_out``,
     ``sum_out``, ``histogram``, ``pairs``, ``scales``) of the first ``count`` columns of ``D``
     (each column's own row at distance 0, as a sweep leaves it); their per-vertex sums added to
-    ``sums`` (None: not)."""
+    ``sums`` (None: not). ``after_kernel``: a CUDA event recorded once the kernel is queued (before
+    its per-source results come back to the host)."""
     cp = gpu.cupy()
     n, stride = D.shape
     dtype = np.dtype(D.dtype)
     if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
         raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, got {len(edges)}")
-    ecc = cp.zeros(count, dtype=cp.uint64)
-    reach_out = cp.zeros(count, dtype=cp.uint64)
-    sum_out = cp.zeros((count, 2), dtype=cp.uint64)
-    counts = cp.zeros(len(edges), dtype=cp.uint64)
+    # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
+    results = cp.zeros(4 * count + len(edges), dtype=cp.uint64)
+    ecc, reach_out, counts = results[:count], results[count:2 * count], results[4 * count:]
+    sum_out = results[2 * count:4 * count].reshape(count, 2)
     # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
     into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
     thresholds, per_unit = integer_bins(edges)
@@ -94,16 +102,32 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
     across = max(1, min(-(-n // TILE), _resident_blocks(kernel, shared) // chunks))
     kernel((across, chunks), (THREADS,),
            (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
-            np.int32(scales.inverse), cp.asarray(edges, dtype=cp.float64), cp.asarray(thresholds),
+            np.int32(scales.inverse), *_bins_on_device(edges, thresholds),
             np.int32(len(edges)), np.uint32(per_unit), np.int32(sums is not None), *into, ecc, reach_out,
             sum_out, counts), shared_mem=shared)
-    out = {"eccentricity": _distances(ecc.get(), dtype), "reach_out": reach_out.get().astype(np.int64),
-           "sum_out": fixed_sums.to_float(sum_out.get(), scales.distance)}
-    counts = counts.get().astype(np.int64)
+    if after_kernel is not None:
+        after_kernel.record()
+    host = results.get()
+    out = {"eccentricity": _distances(host[:count], dtype), "reach_out": host[count:2 * count].astype(np.int64),
+           "sum_out": fixed_sums.to_float(host[2 * count:4 * count].reshape(count, 2), scales.distance)}
+    counts = host[4 * count:].astype(np.int64)
     out.update(histogram=counts[:-1], pairs=counts[-1])
     reductions.check_cap(out["eccentricity"], scales)
     out["scales"] = scales.as_array()
     return out
+
+
+_BINS: dict = {}  # the last bins' edges and thresholds on the device, by their bytes
+
+
+def _bins_on_device(edges: np.ndarray, thresholds: np.ndarray) -> tuple:
+    """The run's bin edges (float64) and integer thresholds on the device, uploaded once a run, not a block."""
+    key = (np.asarray(edges, dtype=np.float64).tobytes(), thresholds.tobytes(), gpu.cupy().cuda.Device().id)
+    if key not in _BINS:
+        cp = gpu.cupy()
+        _BINS.clear()
+        _BINS[key] = (cp.asarray(edges, dtype=cp.float64), cp.asarray(thresholds))
+    return _BINS[key]
 
 
 def kernel_name(dtype: np.dtype, scales: Scales, thresholds: np.ndarray, per_unit: int) -> str:
@@ -199,8 +223,9 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
     place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``).
     ``stats``: the sweeps' (``K``, ``levels``, ...) with ``sweep_ms``, the part of it in the upward
-    searches and top levels (one CUDA block a group of K sources) ``upper_ms`` and ``reduce_ms``
-    (CUDA events)."""
+    searches and top levels (one CUDA block a group of K sources) ``upper_ms``, ``reduce_ms`` and
+    the part of it in the reduction kernel ``reduce_kernel_ms`` (CUDA events; the rest is the
+    per-source results' way back to the host)."""
     from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
@@ -211,18 +236,19 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     sweeps.setup()
     try:
         ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
-        start, upper, swept, reduced = cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event()
+        start, upper, swept, kernel, reduced = (cp.cuda.Event() for _ in range(5))
         start.record()
         launches = sweeps.sweep(ranks, after_upper=upper)
         swept.record()
-        partial = reduce_matrix(sweeps.D, count, graph.inf, edges, scales, sums)
+        partial = reduce_matrix(sweeps.D, count, graph.inf, edges, scales, sums, after_kernel=kernel)
         reduced.record()
         reduced.synchronize()
     finally:
         sweeps.release()
     stats = dict(sweeps.stats, launches=launches, groups=-(-count // K),
                  sweep_ms=cp.cuda.get_elapsed_time(start, swept), upper_ms=cp.cuda.get_elapsed_time(start, upper),
-                 reduce_ms=cp.cuda.get_elapsed_time(swept, reduced))
+                 reduce_ms=cp.cuda.get_elapsed_time(swept, reduced),
+                 reduce_kernel_ms=cp.cuda.get_elapsed_time(swept, kernel))
     return partial, stats
 
 

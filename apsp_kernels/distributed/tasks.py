@@ -8,7 +8,7 @@ import numpy as np
 from ..arrays import array_module
 from ..inf import inf_for
 from . import block_solvers, fixed_sums, reductions, sweep_reductions, worker_graph, worker_sums
-from .blocks import Block
+from .blocks import Block, expand
 from .fixed_sums import Scales
 from .row_store import RowStore
 
@@ -24,8 +24,8 @@ def to_store_dtype(dist, inf, dtype):
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
               edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None,
               keep_sums: tuple | None = None) -> dict:
-    """One block (sources ``ids``): ``{"block", "start", "partial", "status", "seconds", "ended_at", "stats",
-    "worker"}``.
+    """One block (sources ``ids``, or their :func:`.blocks.compact` range): ``{"block", "start",
+    "partial", "status", "seconds", "ended_at", "stats", "worker"}``.
 
     ``edges`` None: no reductions. ``store_path`` None: rows are not kept. ``scales``: the run's
     fixed-point scales (None: :func:`.fixed_sums.scales_for` the graph's vertices). A block already
@@ -35,6 +35,7 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     still saves the whole partial).
     """
     started = time.perf_counter()
+    ids = expand(ids)
     store = RowStore(store_path) if store_path else None
     if edges is not None and scales is None:
         scales = fixed_sums.scales_for(graph)

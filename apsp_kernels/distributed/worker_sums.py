@@ -129,11 +129,11 @@ def fetch_collected(client, futures: dict) -> dict:
                 wait(list(pending.values()), timeout=POLL_S)
             except TimeoutError:
                 pass
-            alive = cluster.workers(client)
+            for address in [a for a, future in pending.items() if future.status == "finished"]:
+                del pending[address]
+            alive = cluster.workers(client) if pending else {}  # asked only while some are not in
             for address, future in list(pending.items()):
-                if future.status == "finished":
-                    del pending[address]
-                elif future.status in ("error", "cancelled") or address not in alive:
+                if future.status in ("error", "cancelled") or address not in alive:
                     out[address] = (future.exception() if future.status == "error"
                                     else RuntimeError(f"worker {address} left before handing over its sums"))
                     del pending[address]

@@ -130,12 +130,14 @@ def plan_of(graph, record) -> pd.DataFrame | None:
 
 def split_of(run) -> dict:
     """Seconds in the blocks' sweeps (``upper_s`` of them in the upward searches and top levels) and
-    in-place reductions (workers' CUDA events), summed."""
-    sweep = sum(s.get("sweep_ms", 0.0) for s in run.stats) / 1e3
-    upper = sum(s.get("upper_ms", 0.0) for s in run.stats) / 1e3
-    reduce = sum(s.get("reduce_ms", 0.0) for s in run.stats) / 1e3
+    in-place reductions (``reduction_kernel_s`` of them in the kernel, the rest their per-source
+    results' way to the host), workers' CUDA events, summed."""
+    def total(key):
+        return sum(s.get(key, 0.0) for s in run.stats) / 1e3
+    sweep, upper, reduce, kernel = (total(k) for k in ("sweep_ms", "upper_ms", "reduce_ms", "reduce_kernel_ms"))
     inside = float(np.sum(run.block_seconds))
-    return {"sweeps_s": sweep, "upper_s": upper, "reductions_s": reduce, "blocks_s": inside,
+    return {"sweeps_s": sweep, "upper_s": upper, "reductions_s": reduce, "reduction_kernel_s": kernel,
+            "blocks_s": inside,
             "reductions_share": reduce / inside if inside else float("nan"),
             "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
 
