@@ -350,6 +350,7 @@ def table(records) -> pd.DataFrame:
                      "device": r.device, "sources": r.param("sources"), "every_source": r.stat("every_source"),
                      "wall_s": r.time_ms_median / 1e3, "busiest_worker_s": r.stat("busiest_worker_s"),
                      "outside_blocks_s": r.stat("outside_blocks_s"), "sweeps_s": r.stat("sweeps_s"),
+                     "reductions_s": r.stat("reductions_s"), "reduction_kernel_s": r.stat("reduction_kernel_s"),
                      "reductions_share": r.stat("reductions_share"), "sweep_us_per_tree": r.stat("sweep_us_per_tree"),
                      "upper_us_per_tree": r.stat("upper_us_per_tree"),
                      "bound_us_per_tree": r.stat("bound_us_per_tree"), "ratio_to_bound": r.stat("ratio_to_bound"),
