@@ -36,7 +36,7 @@ def split(count: int, block_size: int) -> list[Block]:
 def compact(ids: np.ndarray):
     """A block's source ids as a ``range`` when they are consecutive (every source: a task then
     carries two ints, not 4 B a source through the scheduler), else as they are; :func:`expand` undoes it."""
-    if len(ids) and int(ids[-1]) - int(ids[0]) == len(ids) - 1 and bool(np.all(np.diff(ids) == 1)):
+    if len(ids) and bool(np.all(np.diff(ids) == 1)):
         return range(int(ids[0]), int(ids[-1]) + 1)
     return ids
 
