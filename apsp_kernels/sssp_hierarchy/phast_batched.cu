@@ -8,6 +8,7 @@
 //     vertex stamps its upward out-neighbours), levels ascending; a stamped vertex pulls over
 //     its in-arcs from stamped lower vertices. Then the downward sweep over the top levels (few
 //     vertices each, many levels), a barrier per level, and wide vertices split over warps.
+//     Latency bound (a few CUDA blocks on the whole GPU): its pulls keep several arcs' rows in flight.
 //   phb_down: one launch per remaining (large) level, levels descending: one warp per
 //     (vertex, group) pulls over the vertex's in-arcs from higher levels.
 //   phb_rows: out[r][old] = D[rank[old]][r], the (sources x n) rows in the graph's numbering,
@@ -17,6 +18,16 @@
 #include "common.cuh"
 
 constexpr int PHB_SCAN_AHEAD = 8;  // phb_upper: windows of stamps a warp reads at once in a large level
+// phb_pull in the upward searches and top levels (latency bound: one CUDA block a group of K sources) has up to
+// this many bytes of arcs' rows in flight a lane (4 rows at K = 128 ints) before it takes their minimum; the
+// downward launches (many warps a multiprocessor) one row at a time: more measured slower there (16M stand-in, H200)
+constexpr int PHB_UPPER_AHEAD_BYTES = 64;
+
+template <typename T, int N, int BYTES>
+__host__ __device__ constexpr int phb_ahead() {
+    constexpr int rows = BYTES / (int)(sizeof(T) * N);
+    return rows < 1 ? 1 : rows > 4 ? 4 : rows;
+}
 
 template <typename T, int N>
 struct alignas(sizeof(T) * N) phb_row {
@@ -42,7 +53,7 @@ __device__ __forceinline__ void phb_fill(phb_row<T, N>& r, T x) {
 // best[i] = min(best[i], D[u][col + i] + w) over the arcs [a, b) this warp reads, 32 at a time (one
 // per lane, coalesced), then broadcast; `stride` windows apart (warps that share a vertex).
 // With `stamp`, arcs from vertices whose stamp differs from `pass` are skipped.
-template <typename T, int N>
+template <typename T, int N, int AHEAD>
 __device__ __forceinline__ void phb_pull(const int* __restrict__ srcs, const T* __restrict__ w, const T* D, int C,
                                          int col, int a, int b, int stride, const int* stamp, int pass,
                                          phb_row<T, N>& best) {
@@ -58,14 +69,24 @@ __device__ __forceinline__ void phb_pull(const int* __restrict__ srcs, const T* 
             if (stamp != nullptr) take = stamp[u] == pass;
         }
         unsigned todo = __ballot_sync(0xffffffffu, take);
-        while (todo) {
-            const int j = __ffs(todo) - 1;
-            todo &= todo - 1;
-            const int uj = __shfl_sync(0xffffffffu, u, j);
-            const T wj = __shfl_sync(0xffffffffu, wt, j);
-            const phb_row<T, N> du = phb_load<T, N>(D, uj, C, col);
+        while (todo) {  // AHEAD arcs' rows in flight before the first is used
+            phb_row<T, N> du[AHEAD];
+            T wj[AHEAD];
+            bool valid[AHEAD];
 #pragma unroll
-            for (int i = 0; i < N; ++i) best.v[i] = add_min<T>(du.v[i], wj, best.v[i]);
+            for (int k = 0; k < AHEAD; ++k) {
+                valid[k] = todo != 0u;
+                const int j = valid[k] ? __ffs(todo) - 1 : 0;
+                todo &= todo - 1;
+                const int uj = __shfl_sync(0xffffffffu, u, j);
+                wj[k] = __shfl_sync(0xffffffffu, wt, j);
+                if (valid[k]) du[k] = phb_load<T, N>(D, uj, C, col);
+            }
+#pragma unroll
+            for (int k = 0; k < AHEAD; ++k)
+                if (valid[k])
+#pragma unroll
+                    for (int i = 0; i < N; ++i) best.v[i] = add_min<T>(du[k].v[i], wj[k], best.v[i]);
         }
     }
 }
@@ -93,8 +114,9 @@ __device__ void phb_block_level(const int* indptr, const int* srcs, const T* w, 
             } else if (q == 0 && stamp[v] == pass) {
                 best = phb_load<T, N>(D, v, C, col);  // downward: start from the upward distance
             }
-            phb_pull<T, N>(srcs, w, D, C, col, indptr[v] + 32 * q, indptr[v + 1], 32 * per,
-                           upward ? stamp : nullptr, pass, best);
+            phb_pull<T, N, phb_ahead<T, N, PHB_UPPER_AHEAD_BYTES>()>(srcs, w, D, C, col, indptr[v] + 32 * q,
+                                                                     indptr[v + 1], 32 * per, upward ? stamp : nullptr,
+                                                                     pass, best);
         }
         if (per > 1) {
             part[warp * 32 + lane] = best;
@@ -143,19 +165,30 @@ __device__ void phb_upper(const int* level_ptr, int levels, int first_top, const
                 }
 #pragma unroll 1
                 for (int a = 0; a < PHB_SCAN_AHEAD; ++a) {
-                    const int base = first + a * warps * 32;
+                    const int base = first + a * warps * 32, mine = base + lane;
                     unsigned todo = __ballot_sync(0xffffffffu, (stamped >> a) & 1u);
+                    int in_lo = 0, in_hi = 0, out_lo = 0, out_hi = 0;  // a stamped lane's vertex's arcs, read at once
+                    if ((stamped >> a) & 1u) {
+                        in_lo = up_ptr[mine];
+                        in_hi = up_ptr[mine + 1];
+                        out_lo = out_ptr[mine];
+                        out_hi = out_ptr[mine + 1];
+                    }
                     while (todo) {
-                        const int x = base + __ffs(todo) - 1;
+                        const int j = __ffs(todo) - 1, x = base + j;
                         todo &= todo - 1;
                         phb_row<T, N> best;
                         phb_fill<T, N>(best, dist_inf<T>());
 #pragma unroll
                         for (int i = 0; i < N; ++i)
                             if (src_rank[lane * N + i] == x) best.v[i] = T(0);
-                        phb_pull<T, N>(up_src, up_w, D, C, col, up_ptr[x], up_ptr[x + 1], 32, stamp, pass, best);
+                        phb_pull<T, N, phb_ahead<T, N, PHB_UPPER_AHEAD_BYTES>()>(
+                            up_src, up_w, D, C, col, __shfl_sync(0xffffffffu, in_lo, j),
+                            __shfl_sync(0xffffffffu, in_hi, j), 32, stamp, pass, best);
                         phb_store<T, N>(D, x, C, col, best);
-                        for (int e = out_ptr[x] + lane; e < out_ptr[x + 1]; e += 32) stamp[out_dst[e]] = pass;
+                        const int e_hi = __shfl_sync(0xffffffffu, out_hi, j);
+                        for (int e = __shfl_sync(0xffffffffu, out_lo, j) + lane; e < e_hi; e += 32)
+                            stamp[out_dst[e]] = pass;
                     }
                 }
             }
@@ -189,7 +222,7 @@ __device__ void phb_down(const int* dn_ptr, const int* dn_src, const T* dn_w, T*
         best = phb_load<T, N>(D, v, C, col);
     else
         phb_fill<T, N>(best, dist_inf<T>());
-    phb_pull<T, N>(dn_src, dn_w, D, C, col, dn_ptr[v], dn_ptr[v + 1], 32, nullptr, pass, best);
+    phb_pull<T, N, 1>(dn_src, dn_w, D, C, col, dn_ptr[v], dn_ptr[v + 1], 32, nullptr, pass, best);
     phb_store<T, N>(D, v, C, col, best);
 }
 
@@ -209,7 +242,7 @@ __device__ void phb_rows(const T* D, const int* rank, T* out, int C, int n, int 
 }
 
 #define PHB_K(SFX, T, K, N)                                                                                     \
-    extern "C" __global__ void phb_upper_##SFX##_k##K(                                                         \
+    extern "C" __global__ void __launch_bounds__(1024, 1) phb_upper_##SFX##_k##K(                                 \
         const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src, const T* up_w, \
         const int* out_ptr, const int* out_dst, const int* dn_ptr, const int* dn_src, const T* dn_w,         \
         const int* sources, T* D, int* stamps, int C, int n, int pass) {                                      \

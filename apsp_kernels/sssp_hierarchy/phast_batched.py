@@ -33,9 +33,13 @@ from .phast import MAX_MEAN_DEGREE
 _CU = gpu.cu_path(__file__, "phast_batched.cu")
 K_CHOICES = (32, 64, 128, 256)
 DEFAULT_K = 64  # trees per sweep: fastest or within 2 % at 8192 sources per launch on NY and BAY (H100)
-THREADS = 512          # phb_upper: one block per group of K sources
+# phb_upper: one CUDA block per group of K sources, latency bound, so as many warps as a block holds. With the
+# top levels from 128 vertices down and arcs' rows loaded ahead (phast_batched.cu) a sweep of 1024 sources of the
+# 16M stand-in took 74.5 ms against 83.4 at 512 threads, 256 and one row at a time; NY's and BAY's of 16384
+# sources 25.0 and 22.0 ms against 33.5 and 26.1 (one H200, CUDA events, best of 4)
+THREADS = 1024
 DOWN_THREADS = 256     # phb_down: a warp per (vertex, group)
-TOP_LEVEL_MAX = 256    # levels of at most this many vertices run inside phb_upper
+TOP_LEVEL_MAX = 128    # levels of at most this many vertices run inside phb_upper
 MAX_COLUMNS = 1 << 14  # sources per launch at most (the working matrix is n x that)
 AUTO_ENTRIES = 1 << 30  # batch="auto": a working matrix of about 2**30 distances
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
