@@ -2,6 +2,7 @@
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from apsp_kernels.distributed import sweep_reductions as SR
@@ -155,3 +156,23 @@ def test_the_fast_kernels_take_equal_bins_and_not_uneven_ones():
     assert SR.kernel_name(np.int32, rounded, *equal) == "swr_reduce_i32"
     many = SR.integer_bins(np.linspace(0.0, 1e7, SR.LANE_BINS + 2))
     assert SR.kernel_name(np.int32, scales, *many) == "swr_reduce_i32"
+
+
+def test_a_blocks_packed_results_unpack_into_its_partial_and_refuse_a_distance_past_the_cap():
+    from apsp_kernels.distributed import fixed_sums
+    scales = fixed_sums.Scales(distance=4, inverse=90, cap=100.0)
+    count, counts = 3, np.array([5, 0, 7, 12], dtype=np.uint64)  # three bins, then the pairs
+    ecc, reach = np.array([9, 0, 40], dtype=np.uint64), np.array([4, 1, 6], dtype=np.uint64)
+    sums = np.array([[3 << 4, 0], [0, 0], [(1 << 64) - 8, 1]], dtype=np.uint64)  # 3, 0 and 2**61 - 0.5
+    packed = SR.SweepResults(np.concatenate([ecc, reach, sums.ravel(), counts]), count, "<i4", scales)
+    got = SR.as_partial(packed)
+    np.testing.assert_array_equal(got["eccentricity"], [9.0, 0.0, 40.0])
+    np.testing.assert_array_equal(got["reach_out"], [4, 1, 6])
+    np.testing.assert_array_equal(got["sum_out"], [3.0, 0.0, 2.0 ** 61])
+    np.testing.assert_array_equal(got["histogram"], [5, 0, 7])
+    assert got["pairs"] == 12 and got["scales"].tolist() == [4, 90]
+    assert SR.as_partial(got) is got  # a partial already unpacked passes through
+    far = SR.SweepResults(packed.packed.copy(), count, "<i4", scales)
+    far.packed[2] = 101
+    with pytest.raises(RuntimeError, match="exceeds 100"):
+        far.partial()

@@ -110,6 +110,19 @@ def test_a_block_sweeps_and_reduces_in_one_call_and_says_how_long_each_took():
     assert 0 < stats["upper_ms"] <= stats["sweep_ms"]  # the upward searches and top levels: part of the sweep
 
 
+def test_a_packed_block_unpacks_where_it_is_merged_to_the_same_bits():
+    g = generators.road_like(5000, 12000, seed=3)
+    sources = np.arange(200, 900)
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    packed, _ = SR.phast_block(g, sources, edges, scales, None, packed=True)
+    unpacked, _ = SR.phast_block(g, sources, edges, scales, None)
+    assert isinstance(packed, SR.SweepResults) and packed.count == len(sources)
+    got = SR.as_partial(packed)
+    assert got.keys() == unpacked.keys()
+    for key, value in unpacked.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
 def test_the_fast_kernels_reciprocal_is_drcp_rn_for_every_int_distance():
     """swr_recip (no branch to a slow path) against __drcp_rn for every x in [1, 2**31)."""
     from apsp_kernels import gpu

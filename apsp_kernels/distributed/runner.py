@@ -348,7 +348,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
                     t0 = time.perf_counter()
-                    acc.add(res["start"], res["partial"])
+                    acc.add(res["start"], sweep_reductions.as_partial(res["partial"]))
                     merge_s += time.perf_counter() - t0
                 seconds.append(res["seconds"])
                 ends.append(res["ended_at"] - submitted_at)

@@ -32,7 +32,8 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     committed in the store is not solved again when its reductions are on disk too, with these scales.
     ``keep_sums``: the run's key in :mod:`.worker_sums`; given, the block's per-vertex sums are added
     to this worker's accumulator of the run and "partial" holds only the rest (the store, if any,
-    still saves the whole partial).
+    still saves the whole partial); reduced in place on the GPU, as it left the GPU
+    (:class:`.sweep_reductions.SweepResults`, unpacked by :func:`.sweep_reductions.as_partial`).
     """
     started = time.perf_counter()
     ids = expand(ids)
@@ -68,11 +69,13 @@ def _result(block: Block, partial, status: str, started: float, stats: dict) -> 
 
 def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales: Scales):
     """Batched PHAST's sweep of the block reduced in place, its per-vertex sums added into this
-    worker's accumulator of the run on the GPU (:mod:`.sweep_reductions`)."""
+    worker's accumulator of the run on the GPU (:mod:`.sweep_reductions`); the per-source results
+    as the GPU left them (the client unpacks them)."""
     def make():
         return sweep_reductions.SweepSums(graph.n, scales, sweep_reductions.device_rank(graph))
     return worker_sums.add_in_place(keep_sums, block.id, make,
-                                    lambda sums: sweep_reductions.phast_block(graph, ids, edges, scales, sums))
+                                    lambda sums: sweep_reductions.phast_block(graph, ids, edges, scales, sums,
+                                                                              packed=True))
 
 
 def _kept(keep_sums: tuple | None, block: Block, partial: dict | None) -> dict | None:
