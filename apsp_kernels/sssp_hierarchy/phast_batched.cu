@@ -242,7 +242,7 @@ __device__ void phb_rows(const T* D, const int* rank, T* out, int C, int n, int 
 }
 
 #define PHB_K(SFX, T, K, N)                                                                                     \
-    extern "C" __global__ void __launch_bounds__(1024, 1) phb_upper_##SFX##_k##K(                                 \
+    extern "C" __global__ void __launch_bounds__(1024, 1) phb_upper_##SFX##_k##K(                                  \
         const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src, const T* up_w, \
         const int* out_ptr, const int* out_dst, const int* dn_ptr, const int* dn_src, const T* dn_w,         \
         const int* sources, T* D, int* stamps, int C, int n, int pass) {                                      \
