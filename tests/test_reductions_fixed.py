@@ -8,6 +8,7 @@ from fractions import Fraction
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from apsp_kernels import generators, oracle
 from apsp_kernels import centrality as C
@@ -61,6 +62,22 @@ def test_fixed_sums_are_the_exact_sums_of_the_rounded_terms_rounded_once():
     ties = [2 ** 53 + 1, 2 ** 53 + 3, 2 ** 64 + 2 ** 11, 2 ** 64 + 3 * 2 ** 11, 2 ** 127 - 1, 2 ** 100 + 2 ** 47 + 1]
     words = np.array([[v & (2 ** 64 - 1), v >> 64] for v in ties], dtype=np.uint64)
     assert fixed_sums.to_float(words, 0).tolist() == [float(v) for v in ties]
+
+
+def near_a_rounding_point(top: int, bits: int, below: int) -> int:
+    """A 128-bit sum whose top 54 bits are ``top`` (53 kept and the rounding bit) followed by ``bits``
+    more, of which only the lowest ``below`` may be set: halfway cases and their neighbours."""
+    return ((top << bits) | below) & (2 ** 128 - 1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.integers(0, 2 ** 128 - 1), st.integers(0, 2 ** 64),
+                 st.builds(near_a_rounding_point, st.integers(2 ** 53, 2 ** 54 - 1), st.integers(0, 74),
+                           st.sampled_from([0, 1]))),
+       st.integers(-60, 900))
+def test_a_fixed_point_sum_becomes_the_float_nearest_its_exact_value(value, scale):
+    words = np.array([[value & (2 ** 64 - 1), value >> 64]], dtype=np.uint64)
+    assert fixed_sums.to_float(words, scale)[0] == float(Fraction(value) / Fraction(2) ** scale)
 
 
 def test_adding_fixed_point_sums_carries_into_the_high_word_and_wraps_like_128_bit_integers():

@@ -188,21 +188,15 @@ def _bit_length(xp, x):
 
 def to_float(fixed, scale: int):
     """(..., 2) uint64 fixed-point sums as float64: rounded to nearest (ties to even), times
-    ``2**-scale`` (exact unless the result is subnormal)."""
+    ``2**-scale`` (exact unless the result is subnormal). A sum wider than 64 bits keeps its top
+    64, the bits under them folded into the lowest one (sticky, far below float64's 53), so that
+    the one correctly rounded conversion of those 64 bits rounds the whole sum."""
     xp = array_module(fixed)
     low, high = fixed[..., 0], fixed[..., 1]
-    length = xp.where(high > 0, 64 + _bit_length(xp, high), _bit_length(xp, low))
-    cut = xp.maximum(length - 54, 0)  # keep 54 bits: 53 and the rounding bit
-    c = cut.astype(xp.uint64)
-    c_low = xp.clip(cut, 1, 63).astype(xp.uint64)
-    c_high = xp.clip(cut - 64, 0, 63).astype(xp.uint64)
-    top = xp.where(cut >= 64, high >> c_high,
-                   xp.where(cut == 0, low, (low >> c_low) | (high << (np.uint64(64) - c_low))))
-    sticky = xp.where(cut >= 64, (low != 0) | ((high & ((np.uint64(1) << c_high) - np.uint64(1))) != 0),
-                      (low & ((np.uint64(1) << xp.minimum(c, np.uint64(63))) - np.uint64(1))) != 0)
-    mantissa, rounding = top >> np.uint64(1), (top & np.uint64(1)) == 1
-    up = rounding & (sticky | ((mantissa & np.uint64(1)) == 1))
-    mantissa = mantissa + up.astype(xp.uint64)
-    exact = length <= 53
-    value = xp.where(exact, low.astype(xp.float64), xp.ldexp(mantissa.astype(xp.float64), (cut + 1).astype(xp.int32)))
-    return xp.ldexp(value, xp.full(value.shape, -scale, dtype=xp.int32))
+    past = _bit_length(xp, high).astype(xp.uint64)  # the sum's bits past the low word: 0 to 64
+    shift = xp.maximum(past, np.uint64(1))  # 1 to 64, applied as shifts of at most 63
+    top = (high << (np.uint64(64) - shift)) | ((low >> (shift - np.uint64(1))) >> np.uint64(1))
+    top |= ((low << (np.uint64(64) - shift)) != 0).astype(xp.uint64)  # the low word's bits under the top 64
+    wide = high != 0
+    exponent = xp.where(wide, past.astype(xp.int32), xp.int32(0)) - xp.int32(scale)
+    return xp.ldexp(xp.where(wide, top, low).astype(xp.float64), exponent.astype(xp.int32))
