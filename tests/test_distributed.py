@@ -121,7 +121,7 @@ def test_rows_and_reductions_on_the_cluster_equal_one_process(client, tmp_path):
     assert run.worker_blocks.keys() == run.worker_seconds.keys() and sum(run.worker_blocks.values()) == 10
     assert run.worker_sources.keys() == run.worker_seconds.keys() and sum(run.worker_sources.values()) == g.n
     assert sorted(run.block_sources) == sorted(b.size for b in split(g.n, 16))
-    assert 0 < run.merge_s < run.seconds
+    assert 0 < run.merge_s < run.seconds < run.call_seconds  # the call: its checks and the frames too
     assert run.outside_blocks_s == pytest.approx(run.seconds - max(run.worker_seconds.values()))
     spans = run.worker_spans  # each worker's first start and last end, after the first submission
     assert spans.keys() == run.worker_seconds.keys()

@@ -95,6 +95,7 @@ class Run:
     block_sources: list = field(default_factory=list)  # the sources of each of block_seconds
     blocks_run_again: int = 0  # blocks run again for per-vertex sums that died with their worker
     block_ends: list = field(default_factory=list)  # each block's end, seconds after the first block was submitted
+    call_seconds: float = 0.0  # the whole call, its checks and the reductions' frames too: what the caller waits for
 
     def _by_worker(self, per_block) -> dict:
         """Worker -> the sum of ``per_block`` (a value for each of block_seconds) over its blocks."""
@@ -287,6 +288,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`);
     ``stop_after_s``: stop at the first wave's end past that many seconds (a job's time limit), the
     reductions then partial (``run.reductions.sources_done``) until a later call completes them."""
+    entered = time.perf_counter()
     p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint, stop_after_s)
     ids, edges = p["ids"], p["edges"]
     row_store = RowStore.create_or_open(p["store"], graph, ids, p["size"]) if p["store"] else None
@@ -382,9 +384,9 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     if row_store is not None:
         row_store.mark_complete()
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
-    return Run(acc.result() if acc is not None else None, row_store, wall, key, len(p["facts"]),
-               len(blocks), statuses, seconds, stats, p["preprocessing_s"], p["size"], workers, merge_s, sizes, again,
-               ends)
+    reductions = acc.result() if acc is not None else None
+    return Run(reductions, row_store, wall, key, len(p["facts"]), len(blocks), statuses, seconds, stats,
+               p["preprocessing_s"], p["size"], workers, merge_s, sizes, again, ends, time.perf_counter() - entered)
 
 
 def _drop_worker_sums(client, key) -> None:

@@ -215,7 +215,8 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         check, vertex = checked
         split = split_of(run)
         us, upper_us = (split[key] / len(sources) * 1e6 for key in ("sweeps_s", "upper_s"))
-        extra = {**split, **vertex, "warm_up_s": warm, "bound_us_per_tree": bound, "copy_bytes_per_s": copy,
+        extra = {**split, **vertex, "warm_up_s": warm, "call_s": run.call_seconds, "bound_us_per_tree": bound,
+                 "copy_bytes_per_s": copy,
                  "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
                  "upper_us_per_tree": upper_us,
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
@@ -230,7 +231,8 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                                  f"the other GPU counts: the same bits"}
         records.append(run_record(EXPERIMENT, graph, run, device, scope, cfg, sources=len(sources),
                                   check=check, extra=extra, repeat_seconds=[r.seconds for r in runs]))
-        log(f"{graph.name} on {device}: {run.seconds:.2f} s wall ({len(sources):,} sources, {run.blocks} blocks of "
+        log(f"{graph.name} on {device}: {run.seconds:.2f} s wall, {run.call_seconds:.2f} s the whole call "
+            f"({len(sources):,} sources, {run.blocks} blocks of "
             f"{run.block_size}); sweeps {split['sweeps_s']:.2f} s = {us:.1f} µs/tree ({us / bound:.2f}x the bound "
             f"{bound:.1f}; upward searches and top levels {upper_us:.1f}), reductions "
             f"{split['reductions_share']:.0%} of the blocks; outside the blocks {run.outside_blocks_s:.2f} s; same bits "
@@ -341,14 +343,16 @@ def runs(roads: dict, kept: dict, cfg: dict, out_dir=None, log=print) -> list:
 
 def table(records) -> pd.DataFrame:
     """A row per graph, GPU count and run: the run, its split, its bound, its speedup over one GPU
-    running the same sources."""
+    running the same sources; ``call_s``: the whole ``all_sources`` call (its checks and the
+    reductions' frames too, what the caller waits for) beside ``wall_s`` (the blocks and the merge)."""
     rows = []
     for r in records:
         one = next((o for o in records if o.graph == r.graph and o.param("workers") == 1
                     and o.param("sources") == r.param("sources")), None)
         rows.append({"graph": r.graph, "n": r.n, "stand_in": r.stand_in, "gpus": r.param("workers"),
                      "device": r.device, "sources": r.param("sources"), "every_source": r.stat("every_source"),
-                     "wall_s": r.time_ms_median / 1e3, "busiest_worker_s": r.stat("busiest_worker_s"),
+                     "wall_s": r.time_ms_median / 1e3, "call_s": r.stat("call_s"),
+                     "busiest_worker_s": r.stat("busiest_worker_s"),
                      "outside_blocks_s": r.stat("outside_blocks_s"), "sweeps_s": r.stat("sweeps_s"),
                      "reductions_s": r.stat("reductions_s"), "reduction_kernel_s": r.stat("reduction_kernel_s"),
                      "reductions_share": r.stat("reductions_share"), "sweep_us_per_tree": r.stat("sweep_us_per_tree"),
