@@ -216,8 +216,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
         split = split_of(run)
         us, upper_us = (split[key] / len(sources) * 1e6 for key in ("sweeps_s", "upper_s"))
         extra = {**split, **vertex, "warm_up_s": warm, "call_s": run.call_seconds, "bound_us_per_tree": bound,
-                 "copy_bytes_per_s": copy,
-                 "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
+                 "copy_bytes_per_s": copy, "sweep_us_per_tree": us, "ratio_to_bound": us / bound,
                  "upper_us_per_tree": upper_us,
                  "same_bits_as_first": bool(same), "first_gpus": gpu_counts[0], "gpus": count,
                  "every_source": len(sources) == graph.n,

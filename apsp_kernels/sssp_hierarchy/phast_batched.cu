@@ -23,9 +23,10 @@ constexpr int PHB_SCAN_AHEAD = 8;  // phb_upper: windows of stamps a warp reads 
 // downward launches (many warps a multiprocessor) one row at a time: more measured slower there (16M stand-in, H200)
 constexpr int PHB_UPPER_AHEAD_BYTES = 64;
 
-template <typename T, int N, int BYTES>
-__host__ __device__ constexpr int phb_ahead() {
-    constexpr int rows = BYTES / (int)(sizeof(T) * N);
+// rows of N values of T that make PHB_UPPER_AHEAD_BYTES, from 1 to 4
+template <typename T, int N>
+__host__ __device__ constexpr int phb_upper_ahead() {
+    constexpr int rows = PHB_UPPER_AHEAD_BYTES / (int)(sizeof(T) * N);
     return rows < 1 ? 1 : rows > 4 ? 4 : rows;
 }
 
@@ -114,9 +115,8 @@ __device__ void phb_block_level(const int* indptr, const int* srcs, const T* w, 
             } else if (q == 0 && stamp[v] == pass) {
                 best = phb_load<T, N>(D, v, C, col);  // downward: start from the upward distance
             }
-            phb_pull<T, N, phb_ahead<T, N, PHB_UPPER_AHEAD_BYTES>()>(srcs, w, D, C, col, indptr[v] + 32 * q,
-                                                                     indptr[v + 1], 32 * per, upward ? stamp : nullptr,
-                                                                     pass, best);
+            phb_pull<T, N, phb_upper_ahead<T, N>()>(srcs, w, D, C, col, indptr[v] + 32 * q, indptr[v + 1], 32 * per,
+                                                    upward ? stamp : nullptr, pass, best);
         }
         if (per > 1) {
             part[warp * 32 + lane] = best;
@@ -182,7 +182,7 @@ __device__ void phb_upper(const int* level_ptr, int levels, int first_top, const
 #pragma unroll
                         for (int i = 0; i < N; ++i)
                             if (src_rank[lane * N + i] == x) best.v[i] = T(0);
-                        phb_pull<T, N, phb_ahead<T, N, PHB_UPPER_AHEAD_BYTES>()>(
+                        phb_pull<T, N, phb_upper_ahead<T, N>()>(
                             up_src, up_w, D, C, col, __shfl_sync(0xffffffffu, in_lo, j),
                             __shfl_sync(0xffffffffu, in_hi, j), 32, stamp, pass, best);
                         phb_store<T, N>(D, x, C, col, best);
