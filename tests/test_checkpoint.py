@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels import generators
-from apsp_kernels.distributed import all_sources, checkpoint, cluster
+from apsp_kernels.distributed import all_sources, checkpoint, cluster, runner
 from apsp_kernels.errors import InputError
 
 SIZE = 8
@@ -105,3 +105,47 @@ def test_the_next_wave_runs_while_the_last_one_s_sums_are_fetched_and_saved(clie
     assert len(blocks_held) == waves > 2
     assert all(held > 0 for held in blocks_held[:-1]) and blocks_held[-1] == 0  # the next wave, then none
     assert run.reductions.same_as(whole)
+
+
+def test_the_next_wave_is_submitted_while_the_last_blocks_of_a_wave_still_run(client, tmp_path, monkeypatch):
+    g = road()
+    whole = all_sources(g, client, block_size=SIZE, progress=False).reductions
+    monkeypatch.setattr(runner, "LEAD_BLOCKS_PER_WORKER", 1)  # 2 blocks ahead on 2 workers
+    events, submit, results = [], client.submit, runner._progress
+
+    def submitting(fn, *args, **kwargs):
+        if fn is runner.run_block:
+            events.append("submit")
+        return submit(fn, *args, **kwargs)
+
+    def consuming(*args):
+        for res in results(*args):
+            events.append("result")
+            yield res
+    monkeypatch.setattr(client, "submit", submitting)
+    monkeypatch.setattr(runner, "_progress", consuming)
+    run = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    blocks = -(-g.n // SIZE)
+    per_wave = checkpoint.wave_size(blocks, 2)
+    results_before = [events[:i].count("result") for i, event in enumerate(events) if event == "submit"]
+    waves = -(-blocks // per_wave)
+    assert len(results_before) == blocks and waves > 2
+    assert results_before[::per_wave] == [0] + [w * per_wave - 2 for w in range(1, waves)]
+    assert run.reductions.same_as(whole)
+
+
+def test_a_checkpoint_keeps_its_blocks_seconds_and_split_over_every_call(client, tmp_path):
+    g = road()
+    first = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", stop_after_s=0.0, progress=False)
+    rest = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    totals = checkpoint.totals_so_far(tmp_path / "ck")
+    assert totals["blocks"] == -(-g.n // SIZE) == len(first.block_seconds) + len(rest.block_seconds)
+    assert len(first.block_seconds) == checkpoint.wave_size(-(-g.n // SIZE), 2)
+    assert totals["block_seconds"] == pytest.approx(sum(first.block_seconds) + sum(rest.block_seconds))
+    assert checkpoint.totals_so_far(tmp_path / "none") == {}
+
+
+def test_block_totals_sum_the_numbers_of_the_blocks_stats_not_their_flags():
+    totals = checkpoint.block_totals([{"sweep_ms": 1.5, "in_place": True, "name": "x"}, {"sweep_ms": 2, "W": 64}],
+                                     [0.25, 0.5])
+    assert totals == {"blocks": 2, "block_seconds": 0.75, "sweep_ms": 3.5, "W": 64}

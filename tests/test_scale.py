@@ -262,6 +262,9 @@ def test_every_source_with_a_checkpoint_goes_on_from_it_and_records_its_seconds_
     assert record.verified and record.stat("every_source") and record.stat("blocks_resumed") > 0
     assert record.time_ms_median == pytest.approx(record.stat("calls_seconds") * 1e3)
     assert 0 < first_call < record.stat("calls_seconds")
+    blocks = record.stat("blocks")  # the split covers every block, the first call's too
+    assert record.stat("split_blocks") == blocks > record.param("sources") // record.param("block_size") - 1
+    assert record.stat("blocks_resumed") < blocks
 
 
 def test_the_driver_stopped_by_its_time_limit_writes_no_record_and_the_next_call_completes_it_then_samples(tmp_path):

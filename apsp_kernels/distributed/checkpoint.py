@@ -62,9 +62,11 @@ def load(path, expected: dict, acc: Accumulator) -> int:
     return int(acc.done.sum())
 
 
-def save(path, expected: dict, acc: Accumulator, seconds: float) -> Path:
+def save(path, expected: dict, acc: Accumulator, seconds: float, totals: dict | None = None) -> Path:
     """Write ``acc`` to the checkpoint at ``path``: its arrays under a new name, then the state
-    that names them (each write atomic: a run stopped at any point leaves the last whole one)."""
+    that names them (each write atomic: a run stopped at any point leaves the last whole one).
+    ``seconds`` and ``totals`` (:func:`block_totals` of the blocks since the last save) add to
+    what the checkpoint holds from earlier saves and calls."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     done = int(acc.done.sum())
@@ -73,7 +75,8 @@ def save(path, expected: dict, acc: Accumulator, seconds: float) -> Path:
     write_atomic(path / name, lambda tmp: _savez(tmp, arrays))
     previous = json.loads((path / STATE).read_text()) if (path / STATE).exists() else {}
     state = {"identity": expected, "arrays": name, "pairs": int(acc.pairs), "sources_done": done,
-             "seconds": float(previous.get("seconds", 0.0)) + float(seconds)}
+             "seconds": float(previous.get("seconds", 0.0)) + float(seconds),
+             "block_totals": _added(previous.get("block_totals", {}), totals or {})}
     write_atomic(path / STATE, lambda tmp: Path(tmp).write_text(json.dumps(state, indent=1)))
     for old in path.glob("accumulator-*.npz"):
         if old.name != name:
@@ -85,6 +88,28 @@ def seconds_so_far(path) -> float:
     """The run's seconds over every call that added to the checkpoint at ``path`` (0 when none)."""
     state_file = Path(path) / STATE
     return float(json.loads(state_file.read_text()).get("seconds", 0.0)) if state_file.exists() else 0.0
+
+
+def totals_so_far(path) -> dict:
+    """:func:`block_totals` of every block saved to the checkpoint at ``path``, over every call
+    ({} when none)."""
+    state_file = Path(path) / STATE
+    return dict(json.loads(state_file.read_text()).get("block_totals", {})) if state_file.exists() else {}
+
+
+def block_totals(stats: list, seconds: list) -> dict:
+    """Blocks' task results summed: ``blocks``, ``block_seconds`` and each numeric entry of their
+    ``stats`` (a solver's milliseconds in its kernels, e.g. ``sweep_ms``)."""
+    out = {"blocks": len(seconds), "block_seconds": float(sum(seconds))}
+    for block in stats:
+        for key, value in block.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[key] = out.get(key, 0) + value
+    return out
+
+
+def _added(earlier: dict, more: dict) -> dict:
+    return {key: earlier.get(key, 0) + more.get(key, 0) for key in sorted({*earlier, *more})}
 
 
 def _arrays(acc: Accumulator) -> dict:

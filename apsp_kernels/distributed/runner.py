@@ -40,6 +40,8 @@ from .row_store import RowStore, bytes_upper_bound, fingerprint
 from .tasks import run_block, worker_facts
 
 WHO = "distributed.all_sources"
+# the next wave is submitted once this many blocks a worker of the current one are still to come
+LEAD_BLOCKS_PER_WORKER = 4
 
 
 def _graph_task(graph: Graph) -> Graph:
@@ -286,8 +288,9 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     distance bound) and/or the rows in a Zarr ``store`` folder (resumed if it exists). With a
     ``checkpoint`` folder, the reductions are saved there after each of :data:`.checkpoint.WAVES`
     waves of blocks, and a run given the same folder goes on from there (:mod:`.checkpoint`);
-    ``stop_after_s``: stop at the first wave's end past that many seconds (a job's time limit), the
-    reductions then partial (``run.reductions.sources_done``) until a later call completes them."""
+    each wave is submitted as the one before it nears its end. ``stop_after_s``: the wave nearing
+    its end once that many seconds have passed is the last (a job's time limit), the reductions
+    then partial (``run.reductions.sources_done``) until a later call completes them."""
     entered = time.perf_counter()
     p = plan(graph, client, sources, block_size, block_solver, bins, store, reduce, checkpoint, stop_after_s)
     ids, edges = p["ids"], p["edges"]
@@ -340,13 +343,26 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     size_of = {b.id: b.size for b in todo}
     per_wave = max(len(todo), 1) if checkpoint is None else checkpoints.wave_size(len(blocks), len(p["facts"]))
     waves = [todo[i:i + per_wave] for i in range(0, len(todo), per_wave)] or [[]]
-    saved_at = started
+    saved_at, saved_blocks, stop = started, 0, False
+    lead = LEAD_BLOCKS_PER_WORKER * max(len(p["facts"]), 1)
     bar = _Bar(len(blocks), len(blocks) - len(todo), progress, desc)
-    in_flight = [launch(waves[0])]  # this wave, then the next one while this one's sums come in
+    in_flight = [launch(waves[0])]  # this wave, then the next one while this one ends and its sums come in
+
+    def launch_next(i, left: int) -> None:
+        """The wave after ``waves[i]`` once ``left`` of its blocks are still to come (workers then
+        go on to it without waiting for the last ones), unless the run is to stop after this one."""
+        nonlocal stop
+        if len(in_flight) > 1 or stop or i + 1 >= len(waves) or left > lead:
+            return
+        stop = stop_after_s is not None and time.perf_counter() - started > stop_after_s
+        if not stop:
+            in_flight.append(launch(waves[i + 1]))
     try:
         for i in range(len(waves)):
             wave, futures, sums_key = in_flight[0]
-            for res in _progress(futures, size_of, bar):
+            launch_next(i, len(wave))
+            for got, res in enumerate(_progress(futures, size_of, bar), start=1):
+                launch_next(i, len(wave) - got)
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
                     t0 = time.perf_counter()
@@ -357,19 +373,18 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 stats.append(res["stats"])
                 workers.append(res["worker"])
                 sizes.append(size_of[res["block"]])
-            stop = stop_after_s is not None and time.perf_counter() - started > stop_after_s
+            launch_next(i, 0)
             collecting = worker_sums.start_collect(client, sums_key) if acc is not None and wave else None
-            if i + 1 < len(waves) and not stop:
-                in_flight.append(launch(waves[i + 1]))  # runs while this wave's sums are fetched and saved
-            if collecting is not None:
+            if collecting is not None:  # ahead of the next wave's blocks queued on each worker
                 t0 = time.perf_counter()
                 again += take_sums(wave, futures, sums_key, collecting)
                 merge_s += time.perf_counter() - t0
             in_flight.pop(0)
             if checkpoint is not None:
                 now = time.perf_counter()
-                checkpoints.save(checkpoint, run_id, acc, now - saved_at)
-                saved_at = now
+                checkpoints.save(checkpoint, run_id, acc, now - saved_at,
+                                 checkpoints.block_totals(stats[saved_blocks:], seconds[saved_blocks:]))
+                saved_at, saved_blocks = now, len(seconds)
             if not in_flight:
                 break
     except BaseException:

@@ -43,6 +43,7 @@ import pandas as pd
 
 from .. import datasets, oracle, timing
 from ..distributed import all_sources, block_solvers, cluster, fixed_sums, runner
+from ..distributed import checkpoint as checkpoints
 from ..distributed.estimate import blocks_spread_evenly, estimate
 from ..distributed.tasks import worker_facts
 from ..distributed.reductions import default_bins
@@ -128,16 +129,17 @@ def plan_of(graph, record) -> pd.DataFrame | None:
     return memory_plan(graph, record.stat("gpu_free_bytes"), total) if total else None
 
 
-def split_of(run) -> dict:
+def split_of(run, totals: dict | None = None) -> dict:
     """Seconds in the blocks' sweeps (``upper_s`` of them in the upward searches and top levels) and
     in-place reductions (``reduction_kernel_s`` of them in the kernel, the rest their per-source
-    results' way to the host), workers' CUDA events, summed."""
-    def total(key):
-        return sum(s.get(key, 0.0) for s in run.stats) / 1e3
-    sweep, upper, reduce, kernel = (total(k) for k in ("sweep_ms", "upper_ms", "reduce_ms", "reduce_kernel_ms"))
-    inside = float(np.sum(run.block_seconds))
+    results' way to the host), workers' CUDA events, summed over ``run``'s blocks, or over
+    ``totals`` (:func:`.checkpoint.block_totals`: a checkpointed run's blocks over every call)."""
+    totals = checkpoints.block_totals(run.stats, run.block_seconds) if totals is None else totals
+    sweep, upper, reduce, kernel = (totals.get(k, 0.0) / 1e3 for k in ("sweep_ms", "upper_ms", "reduce_ms",
+                                                                        "reduce_kernel_ms"))
+    inside = float(totals.get("block_seconds", 0.0))
     return {"sweeps_s": sweep, "upper_s": upper, "reductions_s": reduce, "reduction_kernel_s": kernel,
-            "blocks_s": inside,
+            "blocks_s": inside, "split_blocks": int(totals.get("blocks", 0)),
             "reductions_share": reduce / inside if inside else float("nan"),
             "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
 
@@ -243,11 +245,11 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
     """Every source of ``graph`` on ``count`` GPUs, its reductions saved to the checkpoint ``folder``
     after each wave of blocks (:mod:`.distributed.checkpoint`): a call stopped partway (a device
     call's time limit) keeps the waves it finished, and the same call again goes on from them.
-    One record once every source is done: its seconds over every call (the finished waves'; a
-    stopped call's unfinished wave is not in them), checked against the oracle; none before.
-    ``stop_after_s``: end this call at the first wave's end past that many seconds."""
+    One record once every source is done: its seconds and its split over every call (the finished
+    waves'; a stopped call's unfinished wave is not in them), checked against the oracle; none
+    before. ``stop_after_s``: the wave nearing its end once that many seconds have passed is this
+    call's last."""
     import dataclasses
-    from ..distributed import checkpoint as checkpoints
     bins = default_bins(graph)
     client = open_cluster(count, cfg.get("processes", True))
     try:
@@ -268,7 +270,8 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
         return []
     sources = np.arange(graph.n, dtype=np.int32)
     check, vertex = oracle_check(graph, run, sources)
-    extra = {**split_of(run), **vertex, "bound_us_per_tree": bound, "copy_bytes_per_s": copy, "gpus": count,
+    extra = {**split_of(run, checkpoints.totals_so_far(folder)), **vertex, "bound_us_per_tree": bound,
+             "copy_bytes_per_s": copy, "gpus": count,
              "every_source": True, "calls_seconds": total, "this_call_s": run.seconds,
              "blocks_resumed": run.statuses.get("resumed", 0),
              "time_basis": "the wall time of each finished wave over the calls that added to the checkpoint "
@@ -438,8 +441,8 @@ def _cli(argv=None) -> int:
     ap.add_argument("--profile", default="paper")
     ap.add_argument("--checkpoint", help="every source of the stand-in on the most GPUs, saved to this folder "
                                          "after each wave; the same command again goes on from it")
-    ap.add_argument("--stop-after", type=float, help="with --checkpoint: end at the first wave's end past this "
-                                                     "many seconds of the run")
+    ap.add_argument("--stop-after", type=float, help="with --checkpoint: the wave nearing its end once this many "
+                                                     "seconds of the run have passed is the call's last")
     ap.add_argument("--sample-after", action="store_true",
                     help="with --checkpoint: once every source is done, the sample on each GPU count too")
     a = ap.parse_args(argv)
