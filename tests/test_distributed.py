@@ -472,6 +472,31 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
         cluster.close(alone)
 
 
+def test_a_worker_killed_with_two_waves_in_flight_loses_nothing_from_a_checkpointed_run(client, tmp_path):
+    """Waves of 4 blocks, the next submitted with the first: one worker dies holding a gated block
+    (and maybe the first wave's sums); the run still gives the bits of an unbroken one, and its
+    checkpoint counts every block once."""
+    from distributed import Event
+    from apsp_kernels.distributed import checkpoint
+    g = road(160, seed=5)
+    whole = all_sources(g, client, block_size=16, bins=BINS, progress=False).reductions
+    blocks = -(-g.n // 16)
+    assert checkpoint.wave_size(blocks, 2) == 4 <= runner.LEAD_BLOCKS_PER_WORKER * 2  # both waves at once
+    thread, done = helpers.in_background(lambda: all_sources(
+        g, client, block_size=16, block_solver=gated_dijkstra, bins=BINS, checkpoint=tmp_path / "ck",
+        progress=False))
+    wait_for(lambda: sum(map(len, client.processing().values())) >= 2 and all(client.processing().values()),
+             "every worker busy")
+    helpers.kill_a_worker_then_open(client, GATE, TIMEOUT)
+    thread.join(TIMEOUT)
+    assert not thread.is_alive() and "run" in done
+    run = done["run"]
+    assert run.reductions.per_vertex.equals(whole.per_vertex) and run.reductions.summary() == whole.summary()
+    assert checkpoint.totals_so_far(tmp_path / "ck")["blocks"] == blocks
+    wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == 2, "the nanny's restart")
+    Event(GATE, client=client).clear()
+
+
 def test_estimate_is_labelled_and_leaves_nothing_behind(client, tmp_path):
     g = road(100)
     est = estimate(g, client, sample=20, block_size=8, store_dir=tmp_path / "rows")
