@@ -361,10 +361,23 @@ def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
     assert size == 448 and fits_and_is_the_largest(sixteen_m, size, h200, runner.BLOCK_MULTIPLE)
     runner.check_block_memory(sixteen_m, size, block_solvers.PHAST, h200)  # what all_sources then checks
     assert runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True, store=False) == 1024
-    usa = types.SimpleNamespace(n=23_947_347, m=58_333_344, dtype=np.dtype(np.int32))
+    usa = types.SimpleNamespace(n=23_947_347, m=58_333_344, dtype=np.dtype(np.int32), name="usa-sized")
     h100 = {"tcp://a": {"gpu_free": 79 << 30}}
     size = runner.default_block_size(usa, block_solvers.PHAST, h100, on_gpu=True, store=False)
     assert size == 768 and fits_and_is_the_largest(usa, size, h100, runner.BLOCK_MULTIPLE, store=False)
+    # a checkpointed run also holds the last wave's per-vertex sums while the next wave starts
+    held = sweep_reductions.SUMS_BYTES_PER_VERTEX * usa.n
+    assert runner.block_need(usa, size, block_solvers.PHAST, store=False, waves=True) == \
+        runner.block_need(usa, size, block_solvers.PHAST, store=False) + held
+    assert runner.block_need(usa, size, block_solvers.PHAST, waves=True) == \
+        runner.block_need(usa, size, block_solvers.PHAST)  # rows to a store: the sums stay on the host
+    squeezed = {"tcp://a": {"gpu_free": int(runner.block_need(usa, size, block_solvers.PHAST, store=False)
+                                            / gpu.MEMORY_HEADROOM) + 1}}
+    assert runner.default_block_size(usa, block_solvers.PHAST, squeezed, on_gpu=True, store=False) == size
+    assert runner.default_block_size(usa, block_solvers.PHAST, squeezed, on_gpu=True, store=False,
+                                     waves=True) < size
+    with pytest.raises(InputError, match="lower block_size"):
+        runner.check_block_memory(usa, size, block_solvers.PHAST, squeezed, store=False, waves=True)
     assert runner.default_block_size(sixteen_m, block_solvers.PHAST, {"tcp://a": {"gpu_free": 1 << 30}},
                                      on_gpu=True) == runner.BLOCK_MULTIPLE  # the floor: then refused
 

@@ -146,12 +146,14 @@ def free_disk(path: Path) -> int:
     return shutil.disk_usage(probe).free
 
 
-def block_need(graph, size: int, key: str, store: bool = True, reduce: bool = True) -> int:
+def block_need(graph, size: int, key: str, store: bool = True, reduce: bool = True, waves: bool = False) -> int:
     """GPU bytes of one block of ``size`` sources, the graph and PHAST's layout included (``store``:
-    the rows go to one; ``reduce``: the run reduces them)."""
+    the rows go to one; ``reduce``: the run reduces them; ``waves``: a checkpointed run, whose
+    blocks of the next wave may start before the last wave's per-vertex sums leave the GPU)."""
     in_place = block_solvers.reduces_in_place(key, True, store, reduce)
+    held = sweep_reductions.SUMS_BYTES_PER_VERTEX * graph.n if waves and in_place else 0
     return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store, in_place) + \
-        graph_bytes(graph) + layout_bytes(graph, key)
+        graph_bytes(graph) + layout_bytes(graph, key) + held
 
 
 def graph_bytes(graph) -> int:
@@ -174,7 +176,7 @@ BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees 
 
 
 def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
-                       store: bool = True, reduce: bool = True) -> int:
+                       store: bool = True, reduce: bool = True, waves: bool = False) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
     or, where it does not fit the GPU of the worker with the least free memory, the largest that
     does: whole chunks of :data:`.sweep_reductions.CHUNK` sources where one fits, else a multiple of
@@ -184,19 +186,20 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     budget = gpu.MEMORY_HEADROOM * min((f["gpu_free"] for f in facts.values()), default=0)
-    if block_need(graph, size, key, store, reduce) > budget:
-        size = (largest_fitting(graph, key, store, reduce, budget, sweep_reductions.CHUNK, size)
-                or largest_fitting(graph, key, store, reduce, budget, BLOCK_MULTIPLE, size) or BLOCK_MULTIPLE)
+    if block_need(graph, size, key, store, reduce, waves) > budget:
+        size = (largest_fitting(graph, key, store, reduce, budget, sweep_reductions.CHUNK, size, waves)
+                or largest_fitting(graph, key, store, reduce, budget, BLOCK_MULTIPLE, size, waves) or BLOCK_MULTIPLE)
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
 
-def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int) -> int:
+def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int,
+                    waves: bool = False) -> int:
     """The largest multiple of ``multiple`` up to ``top`` sources whose block needs at most
     ``budget`` bytes (a binary search: the need grows with the sources), or 0."""
     low, high = 0, top // multiple
     while low < high:
         mid = (low + high + 1) // 2
-        if block_need(graph, mid * multiple, key, store, reduce) <= budget:
+        if block_need(graph, mid * multiple, key, store, reduce, waves) <= budget:
             low = mid
         else:
             high = mid - 1
@@ -218,10 +221,12 @@ def balanced(count: int, size: int, workers: int) -> int:
     return rounded if rounded <= size and -(-count // rounded) % workers == 0 else even
 
 
-def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = True, reduce: bool = True) -> None:
+def check_block_memory(graph, size: int, key: str, facts: dict, store: bool = True, reduce: bool = True,
+                       waves: bool = False) -> None:
     """InputError when one block of ``size`` sources does not fit the GPU of the worker with
-    the least free memory (``facts``: ``{address: worker_facts()}``; ``store``: the rows go to one)."""
-    need = block_need(graph, size, key, store, reduce)
+    the least free memory (``facts``: ``{address: worker_facts()}``; ``store``: the rows go to one;
+    ``waves``: as :func:`block_need`)."""
+    need = block_need(graph, size, key, store, reduce, waves)
     address, worst = min(facts.items(), key=lambda kv: kv[1]["gpu_free"])
     if need > gpu.MEMORY_HEADROOM * worst["gpu_free"]:
         raise InputError(f"{WHO}: one block of {size} sources of {graph.name} needs about "
@@ -261,9 +266,10 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     key, preprocessing_s = block_solvers.prepare(key, graph, chosen_by_default=block_solver is None)
     size = block_size_of(block_size) if block_size is not None else \
         default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids),
-                           store=store is not None, reduce=reduce)
+                           store=store is not None, reduce=reduce, waves=checkpoint is not None)
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
-        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None, reduce=reduce)
+        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None, reduce=reduce,
+                           waves=checkpoint is not None)
     if store is not None:
         store = Path(store)
         done = RowStore(store).committed() if (store / "manifest.json").exists() else set()

@@ -36,6 +36,7 @@ THREADS = 256  # a CUDA block's threads, four columns each (SWR_THREADS)
 # int distances: a row's 1/d summed exactly in two doubles a lane from this inverse scale up (SWR_EXACT_SCALE)
 EXACT_SCALE = 83
 FAST_PREFIX = "swr_reduce_i32_"  # the int kernels with no branch per term: _equal and _fast
+SUMS_BYTES_PER_VERTEX = 40  # a run's per-vertex sums on a GPU (SweepSums): two 128-bit sums and a count
 
 
 class SweepSums:
@@ -73,7 +74,8 @@ def bytes_parts(n: int, sources: int, itemsize: int) -> dict:
     """One block's device bytes beyond the layout: the working matrix, its stamps (one per vertex
     and group of K sources) and the run's per-vertex sums (40 B a vertex)."""
     columns = -(-sources // K) * K
-    return {"working_matrix": n * columns * itemsize, "stamps": (columns // K) * n * 4, "sums": 40 * n}
+    return {"working_matrix": n * columns * itemsize, "stamps": (columns // K) * n * 4,
+            "sums": SUMS_BYTES_PER_VERTEX * n}
 
 
 @dataclass(frozen=True)
@@ -266,7 +268,7 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     cp = gpu.cupy()
     count = len(sources)
     sweeps = PB.BatchedPhast(graph, K)
-    gpu.require_memory(sweeps.bytes_needed(count, rows=False) + 40 * graph.n,
+    gpu.require_memory(sweeps.bytes_needed(count, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
                        f"batched PHAST of {count} sources on {graph.name}, reduced in place")
     sweeps.setup()
     try:
