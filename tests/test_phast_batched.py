@@ -50,6 +50,24 @@ def test_the_layout_lists_upward_arcs_both_ways_and_levels_in_order():
     assert lay.down_bytes() == sum(a.nbytes for a in lay.down)
 
 
+@pytest.mark.parametrize("n, arcs", [(0, 0), (1, 0), (5, 0), (7, 30), (3000, 9000)])
+def test_upward_arcs_by_source_keep_each_source_s_targets_in_order(n, arcs):
+    """The layout's out-CSR, a counting sort: the order of NumPy's stable argsort, which the
+    sweeps' arc order (and so their bits) was built on."""
+    rng = np.random.default_rng(n + arcs)
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    if n:
+        np.cumsum(np.bincount(rng.integers(0, n, arcs), minlength=n), out=indptr[1:])
+    srcs = rng.integers(0, max(n, 1), arcs).astype(np.int64)  # any integer dtype
+    ptr, targets = L.out_csr(n, indptr, srcs)
+    owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
+    want = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(srcs, minlength=n), out=want[1:])
+    assert ptr.dtype == targets.dtype == np.int32
+    np.testing.assert_array_equal(ptr, want)
+    np.testing.assert_array_equal(targets, owner[np.argsort(srcs, kind="stable")])
+
+
 def test_the_hierarchy_travels_with_a_pickled_graph():
     import pickle
     g = generators.road_like(500, 1200, seed=2)

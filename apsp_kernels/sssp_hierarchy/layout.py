@@ -229,12 +229,13 @@ def _contracted(graph: Graph) -> tuple[Hierarchy, float]:
 
 
 def out_csr(n: int, indptr: np.ndarray, srcs: np.ndarray) -> tuple:
-    """An in-arc CSR by target turned into (indptr, targets) by source."""
+    """An in-arc CSR by target turned into (indptr, targets) by source, each source's targets in
+    order: a stable counting sort in numba (the contraction's, compiled with it), not NumPy's
+    stable argsort (8 s against 1.7 for 59M arcs on two cores)."""
+    from .parallel_lists import stable_order  # numba: imported on first use, compiled and cached with the contraction
     owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
-    by = np.argsort(srcs, kind="stable")
-    ptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(srcs, minlength=n), out=ptr[1:])
-    return ptr, owner[by]
+    by, ptr = stable_order(np.ascontiguousarray(srcs, dtype=np.int32), int(n))
+    return ptr.astype(np.int32), owner[by]
 
 
 def layout(h: Hierarchy) -> SweepLayout:
