@@ -181,6 +181,16 @@ def later_failure(folder: Path, root: Path) -> list[str]:
                 f"the failed run's partial output: {', '.join(partial) or f'`{failed.name}/`'}."]
 
 
+def beside_runs(folder: Path) -> list[tuple[Path, str]]:
+    """(subfolder, its README's first heading) for each subfolder of a notebook's results that
+    holds a README.md: a run of the notebook's experiments outside it (a driver's device run)."""
+    runs = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "README.md").is_file()):
+        first = next((line for line in (sub / "README.md").read_text().splitlines() if line.strip()), "")
+        runs.append((sub, first.lstrip("#").strip() or sub.name))
+    return runs
+
+
 def profile_block(folder: Path, root: Path, level: str) -> list[str]:
     """One profile's results of a notebook: run line, error, links, verdicts, tables, figures."""
     run = read_run(folder)
@@ -213,6 +223,12 @@ def profile_block(folder: Path, root: Path, level: str) -> list[str]:
         out.append("Records: " + ", ".join(f"[{p.name}]({link(folder, p.name, root)})" for p in records))
         counts = record_counts(records)
         out.append("Rows: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+
+    runs = beside_runs(folder)
+    if runs:
+        out += ["", f"{level} Runs beside the notebook", "",
+                "Device runs of its experiments outside the notebook, each folder's README saying how it ran:", ""]
+        out += [f"- [{run.name}]({link(run, 'README.md', root)}): {title}" for run, title in runs]
 
     verdicts = folder / "verdicts.csv"
     if verdicts.exists():

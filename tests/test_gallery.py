@@ -53,6 +53,20 @@ def test_gallery_renders_tables_verdicts_figures_and_counts(tmp_path):
     assert not [p for p in results.iterdir() if p.name.startswith(".")]
 
 
+def test_runs_beside_a_notebook_are_listed_with_their_readme_s_title(tmp_path):
+    results = tmp_path / "results"
+    make_tree(results)
+    run = results / "01_fw" / "four_gpus"
+    run.mkdir()
+    (run / "README.md").write_text("\n# Every source on four GPUs (issue 9)\n\nRan on ...\n")
+    (results / "01_fw" / "no_readme").mkdir()
+    text = gallery.write(results).read_text()
+    fw = text[text.index("## Accelerating FW"):text.index("## 02_sssp")]
+    assert "### Runs beside the notebook" in fw
+    assert "- [four_gpus](01_fw/four_gpus/README.md): Every source on four GPUs (issue 9)" in fw
+    assert "no_readme" not in text
+
+
 def test_gallery_without_results_says_so(tmp_path):
     text = gallery.write(tmp_path / "results").read_text()
     assert "No notebook has run yet" in text
