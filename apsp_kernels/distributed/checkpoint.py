@@ -73,7 +73,7 @@ def save(path, expected: dict, acc: Accumulator, seconds: float, totals: dict | 
     name = f"accumulator-{done}.npz"
     arrays = {**_arrays(acc), "scales": np.asarray(acc.scales)}
     write_atomic(path / name, lambda tmp: _savez(tmp, arrays))
-    previous = json.loads((path / STATE).read_text()) if (path / STATE).exists() else {}
+    previous = _state(path)
     state = {"identity": expected, "arrays": name, "pairs": int(acc.pairs), "sources_done": done,
              "seconds": float(previous.get("seconds", 0.0)) + float(seconds),
              "block_totals": _added(previous.get("block_totals", {}), totals or {})}
@@ -86,15 +86,13 @@ def save(path, expected: dict, acc: Accumulator, seconds: float, totals: dict | 
 
 def seconds_so_far(path) -> float:
     """The run's seconds over every call that added to the checkpoint at ``path`` (0 when none)."""
-    state_file = Path(path) / STATE
-    return float(json.loads(state_file.read_text()).get("seconds", 0.0)) if state_file.exists() else 0.0
+    return float(_state(path).get("seconds", 0.0))
 
 
 def totals_so_far(path) -> dict:
     """:func:`block_totals` of every block saved to the checkpoint at ``path``, over every call
     ({} when none)."""
-    state_file = Path(path) / STATE
-    return dict(json.loads(state_file.read_text()).get("block_totals", {})) if state_file.exists() else {}
+    return dict(_state(path).get("block_totals", {}))
 
 
 def block_totals(stats: list, seconds: list) -> dict:
@@ -110,6 +108,12 @@ def block_totals(stats: list, seconds: list) -> dict:
 
 def _added(earlier: dict, more: dict) -> dict:
     return {key: earlier.get(key, 0) + more.get(key, 0) for key in sorted({*earlier, *more})}
+
+
+def _state(path) -> dict:
+    """The checkpoint's state (``run.json``) at ``path``; {} when there is none yet."""
+    state_file = Path(path) / STATE
+    return json.loads(state_file.read_text()) if state_file.exists() else {}
 
 
 def _arrays(acc: Accumulator) -> dict:

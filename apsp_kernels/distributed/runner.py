@@ -20,6 +20,7 @@ its per-vertex sums stay in its worker's accumulator, handed over once at the en
 """
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import time
@@ -186,20 +187,21 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     budget = gpu.MEMORY_HEADROOM * min((f["gpu_free"] for f in facts.values()), default=0)
-    if block_need(graph, size, key, store, reduce, waves) > budget:
-        size = (largest_fitting(graph, key, store, reduce, budget, sweep_reductions.CHUNK, size, waves)
-                or largest_fitting(graph, key, store, reduce, budget, BLOCK_MULTIPLE, size, waves) or BLOCK_MULTIPLE)
+    need = functools.partial(block_need, graph, key=key, store=store, reduce=reduce, waves=waves)
+    if need(size) > budget:
+        size = (largest_fitting(need, budget, sweep_reductions.CHUNK, size)
+                or largest_fitting(need, budget, BLOCK_MULTIPLE, size) or BLOCK_MULTIPLE)
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
 
-def largest_fitting(graph, key: str, store: bool, reduce: bool, budget: float, multiple: int, top: int,
-                    waves: bool = False) -> int:
+def largest_fitting(need, budget: float, multiple: int, top: int) -> int:
     """The largest multiple of ``multiple`` up to ``top`` sources whose block needs at most
-    ``budget`` bytes (a binary search: the need grows with the sources), or 0."""
+    ``budget`` bytes (``need(sources)``: :func:`block_need` of the run; a binary search: the need
+    grows with the sources), or 0."""
     low, high = 0, top // multiple
     while low < high:
         mid = (low + high + 1) // 2
-        if block_need(graph, mid * multiple, key, store, reduce, waves) <= budget:
+        if need(mid * multiple) <= budget:
             low = mid
         else:
             high = mid - 1
