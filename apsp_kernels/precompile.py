@@ -28,7 +28,8 @@ from multiprocessing import get_context
 import numpy as np
 
 DTYPES = ("int32", "float64", "float32")  # integer weights, float weights (default), float32 (opt-in)
-CUDA_MODULES = ("sssp_hierarchy/phast_batched.cu", "sssp_hierarchy/phast.cu", "distributed/reductions.cu")
+CUDA_MODULES = ("sssp_hierarchy/phast_batched.cu", "sssp_hierarchy/phast.cu", "distributed/reductions.cu",
+                "distributed/sweep_reductions.cu")
 CHECK_GRAPH = {"n": 400, "m": 1120}  # the small road-like graph the GPU part runs
 CHECK_SOURCES = 64
 

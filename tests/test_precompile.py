@@ -125,3 +125,16 @@ def test_first_call_reports_a_failed_subprocess_as_skipped(tmp_path):
     broken.chmod(0o755)
     recs = first_call.measure(SMALL, python=str(broken))
     assert len(recs) == 1 and "exit 3" in recs[0].skipped and "boom" in recs[0].skipped
+
+
+def test_precompile_compiles_every_cuda_module_of_the_road_path():
+    """A fresh install's first every-source run on GPU workers loads these modules: each is in the
+    package and compiled ahead, the in-place reductions' included (6 s cold on an H200)."""
+    from apsp_kernels import gpu
+    from apsp_kernels.distributed import reductions, sweep_reductions
+    from apsp_kernels.sssp_hierarchy import phast, phast_batched
+    road_path = {gpu.cu_path(reductions.__file__, reductions._CU), gpu.cu_path(sweep_reductions.__file__,
+                 sweep_reductions._CU), phast._CU, phast_batched._CU}
+    ahead = {gpu.PACKAGE_DIR / name for name in precompile.CUDA_MODULES}
+    assert all(path.is_file() for path in ahead)
+    assert {path.resolve() for path in road_path} <= {path.resolve() for path in ahead}
