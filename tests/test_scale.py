@@ -280,3 +280,17 @@ def test_the_driver_stopped_by_its_time_limit_writes_no_record_and_the_next_call
     table = ct.table(records)
     full = table[table["every_source"] == True]  # noqa: E712
     assert list(full["sources"]) == [3000] and full["speedup_vs_1"].isna().all()  # no 1-worker run of every source
+
+
+def test_the_split_sums_each_stage_over_the_blocks_the_setup_before_the_first_event_apart():
+    from types import SimpleNamespace
+
+    from apsp_kernels.experiments import continent as ct
+    first = {"setup_ms": 9000.0, "sweep_ms": 80.0, "upper_ms": 9.0, "reduce_ms": 40.0, "reduce_kernel_ms": 36.0}
+    later = {"setup_ms": 2.0, "sweep_ms": 76.0, "upper_ms": 8.0, "reduce_ms": 37.0, "reduce_kernel_ms": 35.0}
+    run = SimpleNamespace(stats=[first, later], block_seconds=[9.2, 0.12])
+    split = ct.split_of(run)
+    assert split["setup_s"] == pytest.approx(9.002) and split["sweeps_s"] == pytest.approx(0.156)
+    assert split["reductions_s"] == pytest.approx(0.077) and split["reduction_kernel_s"] == pytest.approx(0.071)
+    assert split["blocks_s"] == pytest.approx(9.32) and split["split_blocks"] == 2 and split["in_place"]
+    assert ct.split_of(run, {"blocks": 5, "block_seconds": 1.0, "setup_ms": 250.0})["setup_s"] == 0.25

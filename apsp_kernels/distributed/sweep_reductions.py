@@ -18,6 +18,7 @@ warps left to count the columns, the busier pipe).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -259,20 +260,24 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
     place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``), as the GPU
     left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged).
-    ``stats``: the sweeps' (``K``, ``levels``, ...) with ``sweep_ms``, the part of it in the upward
-    searches and top levels (one CUDA block a group of K sources) ``upper_ms``, ``reduce_ms`` and
-    the part of it in the reduction kernel ``reduce_kernel_ms`` (CUDA events; the rest is the
-    per-source results' way back to the host)."""
+    ``stats``: the sweeps' (``K``, ``levels``, ...) with ``setup_ms`` (host seconds before the
+    first event: the layout, both modules' compile, the buffers; a worker's first block pays most
+    of it), ``sweep_ms``, the part of it in the upward searches and top levels (one CUDA block a
+    group of K sources) ``upper_ms``, ``reduce_ms`` and the part of it in the reduction kernel
+    ``reduce_kernel_ms`` (CUDA events; the rest is the per-source results' way back to the host)."""
     from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
+    began = time.perf_counter()
     count = len(sources)
     sweeps = PB.BatchedPhast(graph, K)
     gpu.require_memory(sweeps.bytes_needed(count, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
                        f"batched PHAST of {count} sources on {graph.name}, reduced in place")
     sweeps.setup()
+    gpu.load_module(gpu.cu_path(__file__, _CU)).compile()  # a first block's compile is setup, not reductions
     try:
         ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
+        setup_ms = (time.perf_counter() - began) * 1e3
         start, upper, swept, kernel, reduced = (cp.cuda.Event() for _ in range(5))
         start.record()
         launches = sweeps.sweep(ranks, after_upper=upper)
@@ -282,7 +287,7 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
         reduced.synchronize()
     finally:
         sweeps.release()
-    stats = dict(sweeps.stats, launches=launches, groups=-(-count // K),
+    stats = dict(sweeps.stats, launches=launches, groups=-(-count // K), setup_ms=setup_ms,
                  sweep_ms=cp.cuda.get_elapsed_time(start, swept), upper_ms=cp.cuda.get_elapsed_time(start, upper),
                  reduce_ms=cp.cuda.get_elapsed_time(swept, reduced),
                  reduce_kernel_ms=cp.cuda.get_elapsed_time(swept, kernel))

@@ -132,14 +132,15 @@ def plan_of(graph, record) -> pd.DataFrame | None:
 def split_of(run, totals: dict | None = None) -> dict:
     """Seconds in the blocks' sweeps (``upper_s`` of them in the upward searches and top levels) and
     in-place reductions (``reduction_kernel_s`` of them in the kernel, the rest their per-source
-    results' way to the host), workers' CUDA events, summed over ``run``'s blocks, or over
-    ``totals`` (:func:`.checkpoint.block_totals`: a checkpointed run's blocks over every call)."""
+    results' way to the host), workers' CUDA events, and before them (``setup_s``, host clock: the
+    layout, the kernels' compile, the buffers), summed over ``run``'s blocks, or over ``totals``
+    (:func:`.checkpoint.block_totals`: a checkpointed run's blocks over every call)."""
     totals = checkpoints.block_totals(run.stats, run.block_seconds) if totals is None else totals
-    sweep, upper, reduce, kernel = (totals.get(k, 0.0) / 1e3 for k in ("sweep_ms", "upper_ms", "reduce_ms",
-                                                                        "reduce_kernel_ms"))
+    sweep, upper, reduce, kernel, setup = (totals.get(k, 0.0) / 1e3 for k in (
+        "sweep_ms", "upper_ms", "reduce_ms", "reduce_kernel_ms", "setup_ms"))
     inside = float(totals.get("block_seconds", 0.0))
     return {"sweeps_s": sweep, "upper_s": upper, "reductions_s": reduce, "reduction_kernel_s": kernel,
-            "blocks_s": inside, "split_blocks": int(totals.get("blocks", 0)),
+            "setup_s": setup, "blocks_s": inside, "split_blocks": int(totals.get("blocks", 0)),
             "reductions_share": reduce / inside if inside else float("nan"),
             "in_place": bool(run.stats) and all("reduce_ms" in s for s in run.stats)}
 
@@ -355,7 +356,8 @@ def table(records) -> pd.DataFrame:
                      "device": r.device, "sources": r.param("sources"), "every_source": r.stat("every_source"),
                      "wall_s": r.time_ms_median / 1e3, "call_s": r.stat("call_s"),
                      "busiest_worker_s": r.stat("busiest_worker_s"),
-                     "outside_blocks_s": r.stat("outside_blocks_s"), "sweeps_s": r.stat("sweeps_s"),
+                     "outside_blocks_s": r.stat("outside_blocks_s"), "setup_s": r.stat("setup_s"),
+                     "sweeps_s": r.stat("sweeps_s"),
                      "reductions_s": r.stat("reductions_s"), "reduction_kernel_s": r.stat("reduction_kernel_s"),
                      "reductions_share": r.stat("reductions_share"), "sweep_us_per_tree": r.stat("sweep_us_per_tree"),
                      "upper_us_per_tree": r.stat("upper_us_per_tree"),
