@@ -149,3 +149,23 @@ def test_block_totals_sum_the_numbers_of_the_blocks_stats_not_their_flags():
     totals = checkpoint.block_totals([{"sweep_ms": 1.5, "in_place": True, "name": "x"}, {"sweep_ms": 2, "W": 64}],
                                      [0.25, 0.5])
     assert totals == {"blocks": 2, "block_seconds": 0.75, "sweep_ms": 3.5, "W": 64}
+
+
+def test_a_run_says_how_long_the_graph_took_to_reach_the_workers_and_what_came_after_its_last_block(
+        client, tmp_path, monkeypatch):
+    import time
+    g = road(seed=6)
+    share, save = runner.share_graph, checkpoint.save
+
+    def slow_share(*args, **kwargs):
+        time.sleep(0.3)
+        return share(*args, **kwargs)
+
+    def slow_save(*args, **kwargs):
+        time.sleep(0.2)
+        return save(*args, **kwargs)
+    monkeypatch.setattr(runner, "share_graph", slow_share)
+    monkeypatch.setattr(checkpoint, "save", slow_save)
+    run = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
+    assert run.first_submit_s >= 0.3 and run.after_last_block_s >= 0.2  # the last wave's save follows its blocks
+    assert run.outside_blocks_s >= run.first_submit_s + run.after_last_block_s - 1e-9

@@ -99,6 +99,7 @@ class Run:
     blocks_run_again: int = 0  # blocks run again for per-vertex sums that died with their worker
     block_ends: list = field(default_factory=list)  # each block's end, seconds after the first block was submitted
     call_seconds: float = 0.0  # the whole call, its checks and the reductions' frames too: what the caller waits for
+    first_submit_s: float = 0.0  # from ``seconds``' start to the first block's submission (the graph sent first)
 
     def _by_worker(self, per_block) -> dict:
         """Worker -> the sum of ``per_block`` (a value for each of block_seconds) over its blocks."""
@@ -132,6 +133,12 @@ class Run:
             first, last = spans.get(w, (end - took, end))
             spans[w] = (min(first, end - took), max(last, end))
         return spans
+
+    @property
+    def after_last_block_s(self) -> float:
+        """Wall seconds from the last block's end to the run's: the last per-vertex sums taken
+        and merged, the last checkpoint saved."""
+        return max(self.seconds - self.first_submit_s - max(self.block_ends, default=0.0), 0.0)
 
     @property
     def outside_blocks_s(self) -> float:
@@ -346,7 +353,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             client.gather(futures[-len(block_ids):])
         return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, started=collecting)
 
-    submitted_at = time.time()
+    submitted_at, first_submit_s = time.time(), time.perf_counter() - started
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0
     size_of = {b.id: b.size for b in todo}
     per_wave = max(len(todo), 1) if checkpoint is None else checkpoints.wave_size(len(blocks), len(p["facts"]))
@@ -409,7 +416,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     key = p["key"] if isinstance(p["key"], str) else getattr(p["key"], "__name__", "callable")
     reductions = acc.result() if acc is not None else None
     return Run(reductions, row_store, wall, key, len(p["facts"]), len(blocks), statuses, seconds, stats,
-               p["preprocessing_s"], p["size"], workers, merge_s, sizes, again, ends, time.perf_counter() - entered)
+               p["preprocessing_s"], p["size"], workers, merge_s, sizes, again, ends, time.perf_counter() - entered,
+               first_submit_s)
 
 
 def _drop_worker_sums(client, key) -> None:
