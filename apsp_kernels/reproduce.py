@@ -9,7 +9,8 @@ papermill with the parameters ``profile`` and ``output_dir`` (given relative to 
 notebook, which runs with ``notebooks/`` as its working directory). A run writes into
 ``results/.running/<stem>/``; only once the notebook has run through does that folder
 replace ``results/<stem>/`` (so a results folder never mixes two runs, nor holds half a
-run). A failed run leaves the previous results as they were and becomes
+run; the device runs kept beside them, subfolders with a README, move into the new one). A failed
+run leaves the previous results as they were and becomes
 ``results/<stem>.failed/`` (its partial notebook ``<stem>.failed.ipynb``, run.json with the
 error), which the next successful run removes. A run killed outright leaves only
 ``.running/<stem>/``, cleared when the notebook runs again. ``--resume`` instead keeps the
@@ -191,6 +192,21 @@ def keep_measured(results: Path, stem: str, profile: str) -> dict:
     return resumed
 
 
+def keep_beside_runs(target: Path, staging: Path) -> list[str]:
+    """Move into the new run's folder the device runs kept beside the notebook's results (their
+    subfolders with a README, :func:`.gallery.beside_runs`): no run of the notebook writes them, so
+    a run that replaces the folder must not lose them. A subfolder the new run wrote itself wins.
+    Returns the names moved."""
+    if not target.is_dir():
+        return []
+    moved = []
+    for sub, _ in gallery.beside_runs(target):
+        if not (staging / sub.name).exists():
+            os.replace(sub, staging / sub.name)
+            moved.append(sub.name)
+    return moved
+
+
 def replace_dir(new: Path, target: Path) -> None:
     """Put the folder ``new`` where ``target`` is, removing the old ``target``."""
     if target.exists():
@@ -235,6 +251,7 @@ def publish(notebook: Path, results: Path, info: dict) -> dict:
     write_run_json(staging, info, title=heading(notebook) or stem)
     if info["status"] == "ok":
         (staging / code_identity.FILE).unlink(missing_ok=True)  # only a resume reads it; the records name their commit
+        keep_beside_runs(results / stem, staging)
         replace_dir(staging, results / stem)
         shutil.rmtree(gallery.failed_dir(results / stem), ignore_errors=True)
     else:

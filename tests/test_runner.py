@@ -185,6 +185,24 @@ def test_a_failed_run_leaves_the_earlier_results_whole_and_the_next_success_repl
     assert "later run failed" not in (results / "README.md").read_text()
 
 
+def test_the_device_runs_kept_beside_a_notebook_s_results_survive_its_next_run(tmp_path):
+    notebooks, results = tmp_path / "notebooks", tmp_path / "results"
+    notebooks.mkdir()
+    nbformat.write(nbformat.read(TINY, as_version=4), notebooks / "nb.ipynb")
+    assert run(notebooks, results) == 0
+    kept = results / "nb" / "device_run"
+    kept.mkdir()
+    (kept / "README.md").write_text("# Every source on four GPUs\n")
+    (kept / "records_x.csv").write_text("measured once, on a device\n")
+    (results / "nb" / "scratch").mkdir()  # no README: the notebook's own output, replaced like the rest
+    (results / "nb" / "scratch" / "stale.csv").write_text("from no run of this notebook")
+    assert run(notebooks, results) == 0
+    assert (kept / "records_x.csv").read_text() == "measured once, on a device\n"
+    assert not (results / "nb" / "scratch").exists()
+    assert json.loads((results / "nb" / "run.json").read_text())["status"] == "ok"
+    assert "Every source on four GPUs" in (results / "README.md").read_text()
+
+
 def test_several_gpus_without_dask_cuda_run_in_turn_and_say_why(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(gpu, "visible_gpus", lambda: ["0", "1"])
     monkeypatch.setitem(sys.modules, "dask_cuda", None)  # import dask_cuda fails
