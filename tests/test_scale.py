@@ -258,8 +258,9 @@ def test_every_source_with_a_checkpoint_goes_on_from_it_and_records_its_seconds_
     assert ct.every_source(g, 2, tmp_path / "ck", cfg, log=said.append, stop_after_s=0.0) == []  # one wave, no record
     assert "the same command goes on from" in said[-1]
     first_call = checkpoint.seconds_so_far(tmp_path / "ck")
-    (record,) = ct.every_source(g, 2, tmp_path / "ck", cfg, log=lambda text: None)
+    (record,) = ct.every_source(g, 2, tmp_path / "ck", cfg, log=said.append)
     assert record.verified and record.stat("every_source") and record.stat("blocks_resumed") > 0
+    assert "s before the first block" in said[-1] and record.stat("after_last_block_s") >= 0
     assert record.time_ms_median == pytest.approx(record.stat("calls_seconds") * 1e3)
     assert 0 < first_call < record.stat("calls_seconds")
     blocks = record.stat("blocks")  # the split covers every block, the first call's too

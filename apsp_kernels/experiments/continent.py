@@ -281,7 +281,9 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
     record = run_record(EXPERIMENT, graph, run, device, scope, cfg, sources=graph.n, check=check, extra=extra)
     record = dataclasses.replace(record, time_ms_median=total * 1e3, time_ms_min=total * 1e3)
     log(f"{graph.name} on {device}: every source in {total:.1f} s over the calls ({extra['blocks_resumed']} "
-        f"blocks from the checkpoint, {run.seconds:.1f} s in this call); verified: {check['verified']}")
+        f"blocks from the checkpoint, {run.seconds:.1f} s in this call: {run.first_submit_s:.1f} s before the first "
+        f"block, {run.after_last_block_s:.1f} s after the last); blocks' setup {extra['setup_s']:.1f} s over the calls; "
+        f"verified: {check['verified']}")
     return [record]
 
 
