@@ -108,6 +108,31 @@ def test_a_block_sweeps_and_reduces_in_one_call_and_says_how_long_each_took():
     np.testing.assert_array_equal(sums.result()["harmonic_in"], want["harmonic_in"])
     assert stats["K"] == SR.K and stats["sweep_ms"] > 0 and stats["reduce_ms"] > 0
     assert 0 < stats["upper_ms"] <= stats["sweep_ms"]  # the upward searches and top levels: part of the sweep
+    assert stats["setup_ms"] > 0  # host work before the first event: the layout, the modules, the buffers
+
+
+@pytest.mark.parametrize("share", [0.5, 0.01])
+def test_the_reductions_on_part_of_the_gpu_give_the_same_bits(share):
+    """Fewer CUDA blocks (down to one) only cut the rows into longer slices."""
+    g = generators.road_like(5000, 12000, seed=5)
+    sources = np.arange(300, 1400)  # two chunks of columns
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    sweeps = PB.BatchedPhast(g, SR.K).setup()
+    sweeps.sweep(cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K)))
+    whole, part = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
+    want = SR.reduce_matrix_packed(sweeps.D, len(sources), g.inf, edges, scales, whole)
+    got = SR.reduce_matrix_packed(sweeps.D, len(sources), g.inf, edges, scales, part, gpu_share=share)
+    np.testing.assert_array_equal(got.packed, want.packed)
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(part.result()[key], whole.result()[key], err_msg=key)
+
+
+def test_the_overlap_probe_reduces_beside_a_sweep_to_the_bits_it_gives_alone(tmp_path):
+    from apsp_kernels.experiments import overlap_probe
+    g = generators.road_like(6000, 15000, seed=6)
+    table = overlap_probe.measure(g, columns=256, pairs=2, shares=(1.0, 0.5), log=lambda text: None)
+    assert table["same_bits"].all() and list(table["gpu_share"]) == [1.0, 0.5]
+    assert (table[["sweep_ms", "reduce_ms", "together_ms"]] > 0).all().all()
 
 
 def test_a_packed_block_unpacks_where_it_is_merged_to_the_same_bits():

@@ -122,8 +122,12 @@ def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: S
 
 
 def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                         after_kernel=None) -> SweepResults:
-    """:func:`reduce_matrix`'s results on the host as the GPU leaves them (:class:`SweepResults`)."""
+                         after_kernel=None, gpu_share: float = 1.0) -> SweepResults:
+    """:func:`reduce_matrix`'s results on the host as the GPU leaves them (:class:`SweepResults`).
+    ``gpu_share``: the part of the CUDA blocks the GPU holds at once that the kernel takes (below 1
+    it leaves room for a sweep on another stream; the same bits)."""
+    if not 0.0 < gpu_share <= 1.0:
+        raise ValueError(f"gpu_share must be in (0, 1], got {gpu_share!r}")
     cp = gpu.cupy()
     n, stride = D.shape
     dtype = np.dtype(D.dtype)
@@ -142,7 +146,7 @@ def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, 
     if shared > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = shared
     chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU at once
-    across = max(1, min(-(-n // TILE), _resident_blocks(kernel, shared) // chunks))
+    across = max(1, min(-(-n // TILE), int(_resident_blocks(kernel, shared) * gpu_share) // chunks))
     kernel((across, chunks), (THREADS,),
            (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
             np.int32(scales.inverse), *_bins_on_device(edges, thresholds),
