@@ -141,7 +141,7 @@ def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, 
     into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
     thresholds, per_unit = integer_bins(edges)
     name = kernel_name(dtype, scales, thresholds, per_unit)
-    kernel = gpu.load_module(gpu.cu_path(__file__, _CU)).get_function(name)
+    kernel = _module().get_function(name)
     shared = shared_bytes(len(edges), dtype.itemsize, fast=name.startswith(FAST_PREFIX))
     if shared > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = shared
@@ -155,6 +155,11 @@ def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, 
     if after_kernel is not None:
         after_kernel.record()
     return SweepResults(results.get(), count, dtype.str, scales)
+
+
+def _module():
+    """``sweep_reductions.cu``, compiled once a process (:func:`.gpu.load_module`)."""
+    return gpu.load_module(gpu.cu_path(__file__, _CU))
 
 
 _BINS: dict = {}  # the last bins' edges and thresholds on the device, by their bytes
@@ -278,7 +283,7 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     gpu.require_memory(sweeps.bytes_needed(count, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
                        f"batched PHAST of {count} sources on {graph.name}, reduced in place")
     sweeps.setup()
-    gpu.load_module(gpu.cu_path(__file__, _CU)).compile()  # a first block's compile is setup, not reductions
+    _module().compile()  # a first block's compile is setup, not reductions
     try:
         ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
         setup_ms = (time.perf_counter() - began) * 1e3

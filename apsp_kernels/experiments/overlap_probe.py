@@ -35,9 +35,10 @@ SHARES = (1.0, 0.5, 0.35)
 
 
 def sub_blocks(n: int, columns: int, count: int, seed: int = 0) -> list[np.ndarray]:
-    """``count`` seeded sub-blocks of ``columns`` consecutive sources (whole blocks, as a run cuts them)."""
-    starts = np.random.default_rng(seed).choice(n // columns, size=count, replace=False)
-    return [np.arange(s * columns, (s + 1) * columns, dtype=np.int32) for s in starts]
+    """``count`` seeded sub-blocks of ``columns`` consecutive sources (whole blocks, as a run cuts
+    them: :func:`.continent.sample_blocks`'s, one array each)."""
+    from .continent import sample_blocks
+    return list(sample_blocks(n, count, columns, seed).reshape(-1, columns))
 
 
 class Probe:
@@ -45,18 +46,17 @@ class Probe:
 
     def __init__(self, graph, columns: int):
         from ..sssp_hierarchy import phast_batched as PB
-        from ..sssp_hierarchy.layout import padded_sources
         self.cp, self.graph, self.columns = gpu.cupy(), graph, columns
         self.sweeps = PB.BatchedPhast(graph, sweep_reductions.K).setup().allocate(columns)
         self.matrices = [self.sweeps.D, self.cp.empty_like(self.sweeps.D)]
-        self.ranks = lambda ids: self.cp.asarray(padded_sources(self.sweeps.lay.rank, ids, sweep_reductions.K))
         self.edges, self.scales = reductions.default_bins(graph), scales_for(graph)
 
     def sweep(self, which: int, ids, stream) -> None:
         """Sweep ``ids`` into working matrix ``which`` on ``stream`` (queued, not waited for)."""
+        from ..sssp_hierarchy.layout import padded_sources
         with stream:
             self.sweeps.D = self.matrices[which]
-            self.sweeps.sweep(self.ranks(ids))
+            self.sweeps.sweep(self.cp.asarray(padded_sources(self.sweeps.lay.rank, ids, sweep_reductions.K)))
 
     def reduce(self, which: int, share: float, stream):
         """Reduce working matrix ``which`` on ``stream``; its results (waits for that stream only)."""

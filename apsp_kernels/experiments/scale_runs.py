@@ -79,7 +79,7 @@ def run_record(experiment, graph, run, device, scope, cfg, *, sources, scale=1.0
              "sources_run": sources, **(run.reductions.summary() if run.reductions else {}),
              "busiest_worker_s": max(run.worker_seconds.values(), default=0.0),
              "outside_blocks_s": run.outside_blocks_s, "client_merge_s": run.merge_s,
-             "graph_to_workers_s": run.first_submit_s, "after_last_block_s": run.after_last_block_s,
+             "first_submit_s": run.first_submit_s, "after_last_block_s": run.after_last_block_s,
              "per_worker": sorted(([s, run.worker_blocks[w], run.worker_sources[w], *run.worker_spans.get(w, ())]
                                    for w, s in run.worker_seconds.items()), reverse=True),
              **({"repeat_seconds": times} if len(times) > 1 else {}), **(extra or {})}
