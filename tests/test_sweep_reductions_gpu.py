@@ -127,12 +127,67 @@ def test_the_reductions_on_part_of_the_gpu_give_the_same_bits(share):
         np.testing.assert_array_equal(part.result()[key], whole.result()[key], err_msg=key)
 
 
-def test_the_overlap_probe_reduces_beside_a_sweep_to_the_bits_it_gives_alone(tmp_path):
+@pytest.mark.parametrize("cuts", [[0, 1, 2, 777, 5000], [0, 2500, 2508, 4999, 5000]])
+def test_passes_over_row_ranges_in_any_order_give_one_passs_bits(cuts):
+    """Each row in one pass, the passes in any order and on any share: the bits of one pass over
+    every row (the first pass takes the own rows off the pairs, whichever rows it holds)."""
+    g = generators.road_like(5000, 12000, seed=7)
+    sources = np.arange(300, 1400)  # two chunks of columns: the passes add to rows other CUDA blocks add to
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    sweeps = PB.BatchedPhast(g, SR.K).setup()
+    sweeps.sweep(cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K)))
+    whole, cut = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
+    want = SR.reduce_matrix_packed(sweeps.D, len(sources), g.inf, edges, scales, whole)
+    passes = SR.RowReductions(sweeps.D, len(sources), g.inf, edges, scales, cut)
+    ranges = list(zip(cuts[:-1], cuts[1:]))
+    for i in np.random.default_rng(len(cuts)).permutation(len(ranges)):
+        passes.rows(*ranges[i], gpu_share=0.01 if i % 2 else 1.0)
+    passes.rows(3, 3)  # an empty range: no pass
+    assert passes.launches == len(ranges)
+    np.testing.assert_array_equal(passes.packed().packed, want.packed)
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(cut.result()[key], whole.result()[key], err_msg=key)
+
+
+def test_a_sweep_cut_into_smaller_launches_leaves_the_same_matrix_and_says_which_rows_are_final():
+    g = generators.road_like(5000, 12000, seed=8)
+    sweeps = PB.BatchedPhast(g, SR.K).setup()
+    ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.arange(200, 456), SR.K))
+    whole_launches = sweeps.sweep(ranks)
+    want = sweeps.D.copy()
+    finished = []
+    launches = sweeps.sweep(ranks, max_rows=100, finished=lambda lo, hi: finished.append((lo, hi)))
+    assert bool(cp.array_equal(sweeps.D, want)) and launches > whole_launches
+    assert finished[0][1] == g.n and finished[-1][0] == 0
+    assert all(hi == lo_before for (lo_before, _), (lo, hi) in zip(finished, finished[1:]))  # descending, contiguous
+    assert max(hi - lo for lo, hi in finished[1:]) <= 100
+
+
+@pytest.mark.parametrize("overlap", [SR.Overlap(segments=7, gpu_share=0.35), SR.Overlap(segments=3, gpu_share=1.0),
+                                     SR.Overlap(segments=40, sweep_first=False)])
+def test_a_block_reduced_beside_its_sweep_gives_the_bits_of_one_reduced_after_it(overlap, monkeypatch):
+    monkeypatch.setattr(SR, "MIN_SEGMENT_ROWS", 64)  # segments on a small graph
+    g = generators.road_like(5000, 12000, seed=9)
+    sources = np.arange(2000, 3100)
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    after, beside = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
+    want, serial = SR.phast_block(g, sources, edges, scales, after, packed=True, overlap=None)
+    got, stats = SR.phast_block(g, sources, edges, scales, beside, packed=True, overlap=overlap)
+    np.testing.assert_array_equal(got.packed, want.packed)
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(beside.result()[key], after.result()[key], err_msg=key)
+    assert serial["reduce_passes"] == 1 and stats["reduce_passes"] > 1 and stats["launches"] > serial["launches"]
+    assert stats["reduce_share"] == overlap.gpu_share and serial["reduce_share"] == 1.0
+
+
+def test_the_overlap_probe_times_each_way_and_checks_its_bits():
     from apsp_kernels.experiments import overlap_probe
     g = generators.road_like(6000, 15000, seed=6)
-    table = overlap_probe.measure(g, columns=256, pairs=2, shares=(1.0, 0.5), log=lambda text: None)
-    assert table["same_bits"].all() and list(table["gpu_share"]) == [1.0, 0.5]
-    assert (table[["sweep_ms", "reduce_ms", "together_ms"]] > 0).all().all()
+    ways = {"serial": None, "beside": SR.Overlap(segments=4)}
+    table = overlap_probe.measure(g, size=512, blocks=2, ways=ways, log=lambda text: None)
+    assert table["same_bits"].all() and list(table["way"]) == ["serial", "beside"]
+    assert (table[["block_ms", "sweep_ms", "reduce_after_sweep_ms"]] > 0).all().all()
+    assert table["over_serial"].iloc[0] == 1.0
 
 
 def test_a_packed_block_unpacks_where_it_is_merged_to_the_same_bits():

@@ -20,6 +20,9 @@
 // shared memory by turns); a row's 1/d goes into two doubles a lane by Fast2Sum, and a bin is a multiply-high
 // (_equal: bins of one integer width) or one step from a table's first guess (_fast: near-equal bins). When one
 // chunk holds every column, a row's warp reads the row's accumulators before adding its terms, not after.
+// A launch may take any range of D's rows (a pass: D, n and the per-vertex accumulators offset to its first row),
+// the passes of a block adding to one set of per-source results; the pass with `own_rows` takes the columns'
+// own rows off the pairs, whichever rows it holds.
 #include "row_sums.cuh"
 
 constexpr int SWR_THREADS = 256;
@@ -146,7 +149,7 @@ __device__ __forceinline__ void swr_column_term(T x, int scale, const SwrBins& h
 // after a barrier of the CUDA block, its bins' (swr_finish_bins).
 template <typename T>
 __device__ void swr_finish_columns(const SwrColumn<T> (&col)[SWR_OWN], int own, int count, int scale, int zero_bin,
-                                   int bins, unsigned long long* ecc_key, unsigned long long* reach_out,
+                                   int bins, bool own_rows, unsigned long long* ecc_key, unsigned long long* reach_out,
                                    unsigned long long* sum_out, unsigned long long* counts) {
     long long pairs = 0;
     int columns = 0;
@@ -159,7 +162,7 @@ __device__ void swr_finish_columns(const SwrColumn<T> (&col)[SWR_OWN], int own, 
         atomicAdd(reach_out + own + j, (unsigned long long)col[j].reached);
         atomicMax(ecc_key + own + j, (unsigned long long)col[j].key);
     }
-    if (blockIdx.x == 0 && columns) {
+    if (own_rows && blockIdx.x == 0 && columns) {
         pairs -= columns;
         if (zero_bin >= 0) atomicAdd(&counts[zero_bin], (unsigned long long)(-(long long)columns));
     }
@@ -178,8 +181,9 @@ __device__ __forceinline__ void swr_finish_bins(const unsigned* lane_bins, int b
 template <typename T>
 __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,
                            const double* edges_in, const int* thresholds_in, int n_edges,
-                           unsigned per_unit, int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
-                           unsigned long long* harmonic_in, unsigned long long* ecc_key, unsigned long long* reach_out,
+                           unsigned per_unit, int accumulate, int own_rows, unsigned long long* sum_in,
+                           unsigned long long* reach_in, unsigned long long* harmonic_in, unsigned long long* ecc_key,
+                           unsigned long long* reach_out,
                            unsigned long long* sum_out, unsigned long long* counts) {
     // shared memory: the tile (SWR_TILE rows of SWR_CHUNK), the edges, their thresholds, a counter per bin and lane
     extern __shared__ __align__(16) unsigned char swr_smem[];
@@ -255,7 +259,8 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
             __syncthreads();  // the row phase has read the tile before the next one overwrites it
         }
     }
-    swr_finish_columns(col, own, count, scale, swr_bin(T(0), h), bins, ecc_key, reach_out, sum_out, counts);
+    swr_finish_columns(col, own, count, scale, swr_bin(T(0), h), bins, own_rows, ecc_key, reach_out, sum_out,
+                       counts);
     __syncthreads();
     if (bins <= SWR_LANE_BINS) swr_finish_bins(lane_bins, bins, counts);
 }
@@ -264,12 +269,12 @@ __device__ void swr_reduce(const T* D, int n, int stride, int count, T inf, int 
 #define SWR_KERNEL(SFX, T, MIN_BLOCKS)                                                                             \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, MIN_BLOCKS) swr_reduce_##SFX(                       \
         const T* D, int n, int stride, int count, T inf, int scale, int inverse_scale,                              \
-        const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate,                 \
+        const double* edges, const int* thresholds, int n_edges, unsigned per_unit, int accumulate, int own_rows,   \
         unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
         unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
         unsigned long long* counts) {                                                                              \
         swr_reduce<T>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges, per_unit,        \
-                      accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);              \
+                      accumulate, own_rows, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out, counts);  \
     }
 
 SWR_KERNEL(i32, int, 3)
@@ -388,7 +393,7 @@ struct SwrFast {
 template <bool EQUAL>
 __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int inf, int scale, int inverse_scale,
                                 const double* edges_in, const int* thresholds_in, int n_edges, unsigned per_unit,
-                                int accumulate, unsigned long long* sum_in, unsigned long long* reach_in,
+                                int accumulate, int own_rows, unsigned long long* sum_in, unsigned long long* reach_in,
                                 unsigned long long* harmonic_in, unsigned long long* ecc_key,
                                 unsigned long long* reach_out, unsigned long long* sum_out, unsigned long long* counts) {
     // shared memory: two tiles of rows, each bin's two thresholds (the table's guess), a counter per bin and lane
@@ -424,7 +429,7 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
     else
         for (int v0 = first; v0 < last; v0 += SWR_TILE) s.template tile<false>(t, v0, accumulate);
     const SwrBins h = {edges_in, thresholds_in, bins, per_unit, 0.0, 0.0, 0.0, 0, 0};
-    swr_finish_columns(s.col, own, count, scale, swr_bin(0, h), bins, ecc_key, reach_out, sum_out, counts);
+    swr_finish_columns(s.col, own, count, scale, swr_bin(0, h), bins, own_rows, ecc_key, reach_out, sum_out, counts);
     __syncthreads();  // every counter counted
     if (EQUAL && threadIdx.x < 32)  // the last edge's counts into the last bin (numpy's closed last bin)
         lane_bins[(bins - 1) * 32 + threadIdx.x] += lane_bins[bins * 32 + threadIdx.x];
@@ -436,12 +441,13 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
 #define SWR_FAST_KERNEL(SFX, EQUAL)                                                                                \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, 2) swr_reduce_i32_##SFX(                             \
         const int* D, int n, int stride, int count, int inf, int scale, int inverse_scale, const double* edges,    \
-        const int* thresholds, int n_edges, unsigned per_unit, int accumulate, unsigned long long* sum_in,         \
-        unsigned long long* reach_in, unsigned long long* harmonic_in, unsigned long long* ecc_key,                \
-        unsigned long long* reach_out, unsigned long long* sum_out, unsigned long long* counts) {                  \
+        const int* thresholds, int n_edges, unsigned per_unit, int accumulate, int own_rows,                       \
+        unsigned long long* sum_in, unsigned long long* reach_in, unsigned long long* harmonic_in,                 \
+        unsigned long long* ecc_key, unsigned long long* reach_out, unsigned long long* sum_out,                   \
+        unsigned long long* counts) {                                                                              \
         swr_reduce_fast<EQUAL>(D, n, stride, count, inf, scale, inverse_scale, edges, thresholds, n_edges,         \
-                               per_unit, accumulate, sum_in, reach_in, harmonic_in, ecc_key, reach_out, sum_out,   \
-                               counts);                                                                            \
+                               per_unit, accumulate, own_rows, sum_in, reach_in, harmonic_in, ecc_key, reach_out,  \
+                               sum_out, counts);                                                                   \
     }
 
 SWR_FAST_KERNEL(fast, false)

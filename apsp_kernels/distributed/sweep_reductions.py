@@ -10,7 +10,9 @@ per-vertex sums go straight into the worker's accumulator on its GPU (:class:`Sw
 to the client once per run by :mod:`.worker_sums`). The terms and their fixed-point sums are those of
 :func:`.reductions.block_partial` (the same bits: tested on the device against it). Int distances in
 bins of one integer width (the default ones) or in near-equal bins take kernels with no branch per
-term (:func:`kernel_name`). Two ways of overlapping the row terms (1/d on the FP64 pipe) with the
+term (:func:`kernel_name`). The rows each downward launch leaves final can be reduced on a second
+stream while the sweep goes on (:class:`Overlap`: passes over row ranges, :class:`RowReductions`,
+the bits of one pass). Two ways of fusing the row terms (1/d on the FP64 pipe) with the
 reads measured slower on the 16M stand-in (one H200, against these kernels): adding them in
 batched PHAST's downward sweep (a warp a vertex and group adds its part: the sweep lost more than the
 pass gained) and a CUDA block of column threads beside row warps fed through shared memory (half the
@@ -126,35 +128,74 @@ def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, 
     """:func:`reduce_matrix`'s results on the host as the GPU leaves them (:class:`SweepResults`).
     ``gpu_share``: the part of the CUDA blocks the GPU holds at once that the kernel takes (below 1
     it leaves room for a sweep on another stream; the same bits)."""
-    if not 0.0 < gpu_share <= 1.0:
-        raise ValueError(f"gpu_share must be in (0, 1], got {gpu_share!r}")
-    cp = gpu.cupy()
-    n, stride = D.shape
-    dtype = np.dtype(D.dtype)
-    if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
-        raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, got {len(edges)}")
-    # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
-    results = cp.zeros(4 * count + len(edges), dtype=cp.uint64)
-    ecc, reach_out, counts = results[:count], results[count:2 * count], results[4 * count:]
-    sum_out = results[2 * count:4 * count].reshape(count, 2)
-    # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
-    into = (sums.sum_in, sums.reach_in, sums.harmonic_in) if sums is not None else (ecc,) * 3
-    thresholds, per_unit = integer_bins(edges)
-    name = kernel_name(dtype, scales, thresholds, per_unit)
-    kernel = _module().get_function(name)
-    shared = shared_bytes(len(edges), dtype.itemsize, fast=name.startswith(FAST_PREFIX))
-    if shared > 48 * 1024:
-        kernel.max_dynamic_shared_size_bytes = shared
-    chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU at once
-    across = max(1, min(-(-n // TILE), int(_resident_blocks(kernel, shared) * gpu_share) // chunks))
-    kernel((across, chunks), (THREADS,),
-           (D, np.int32(n), np.int32(stride), np.int32(count), dtype.type(inf), np.int32(scales.distance),
-            np.int32(scales.inverse), *_bins_on_device(edges, thresholds),
-            np.int32(len(edges)), np.uint32(per_unit), np.int32(sums is not None), *into, ecc, reach_out,
-            sum_out, counts), shared_mem=shared)
+    _check_share(gpu_share)
+    passes = RowReductions(D, count, inf, edges, scales, sums)
+    passes.rows(0, D.shape[0], gpu_share)
     if after_kernel is not None:
         after_kernel.record()
-    return SweepResults(results.get(), count, dtype.str, scales)
+    return passes.packed()
+
+
+def _check_share(gpu_share: float) -> None:
+    if not 0.0 < gpu_share <= 1.0:
+        raise ValueError(f"gpu_share must be in (0, 1], got {gpu_share!r}")
+
+
+class RowReductions:
+    """A block's in-place reductions in passes over row ranges of its working matrix ``D`` (each
+    row in one pass, any cut, any order), adding into one buffer of per-source results: the bits of
+    one pass over every row, since every term is an integer added atomically (or a maximum). The
+    first pass takes each column's own row (distance 0) off the pairs, as numpy leaves it out."""
+
+    def __init__(self, D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None):
+        if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
+            raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, "
+                             f"got {len(edges)}")
+        cp = gpu.cupy()
+        self.D, self.count, self.scales, self.sums = D, count, scales, sums
+        self.dtype = np.dtype(D.dtype)
+        self.inf = self.dtype.type(inf)
+        # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
+        self.results = cp.zeros(4 * count + len(edges), dtype=cp.uint64)
+        thresholds, self.per_unit = integer_bins(edges)
+        self.n_edges = len(edges)
+        self.bins = _bins_on_device(edges, thresholds)
+        name = kernel_name(self.dtype, scales, thresholds, self.per_unit)
+        self.kernel = _module().get_function(name)
+        self.shared = shared_bytes(len(edges), self.dtype.itemsize, fast=name.startswith(FAST_PREFIX))
+        if self.shared > 48 * 1024:
+            self.kernel.max_dynamic_shared_size_bytes = self.shared
+        self.resident = _resident_blocks(self.kernel, self.shared)
+        self.own_rows = True
+        self.launches = 0
+
+    def rows(self, lo: int, hi: int, gpu_share: float = 1.0) -> None:
+        """Queue the pass over rows ``lo`` .. ``hi`` - 1 on the current stream, its CUDA blocks at
+        most ``gpu_share`` of those the GPU holds at once."""
+        _check_share(gpu_share)
+        if hi <= lo:
+            return
+        count, results = self.count, self.results
+        ecc, reach_out, counts = results[:count], results[count:2 * count], results[4 * count:]
+        sum_out = results[2 * count:4 * count].reshape(count, 2)
+        # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
+        sums = self.sums
+        into = ((sums.sum_in[lo:hi], sums.reach_in[lo:hi], sums.harmonic_in[lo:hi]) if sums is not None
+                else (ecc,) * 3)
+        stride = self.D.shape[1]
+        chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU (or its share) at once
+        across = max(1, min(-(-(hi - lo) // TILE), int(self.resident * gpu_share) // chunks))
+        self.kernel((across, chunks), (THREADS,),
+                    (self.D[lo:hi], np.int32(hi - lo), np.int32(stride), np.int32(count), self.inf,
+                     np.int32(self.scales.distance), np.int32(self.scales.inverse), *self.bins,
+                     np.int32(self.n_edges), np.uint32(self.per_unit), np.int32(sums is not None),
+                     np.int32(self.own_rows), *into, ecc, reach_out, sum_out, counts), shared_mem=self.shared)
+        self.own_rows = False
+        self.launches += 1
+
+    def packed(self) -> SweepResults:
+        """The results on the host (waits for the current stream)."""
+        return SweepResults(self.results.get(), self.count, self.dtype.str, self.scales)
 
 
 def _module():
@@ -264,16 +305,82 @@ def _distances(keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return keys.view(np.float64)
 
 
+@dataclass(frozen=True)
+class Overlap:
+    """How a block's reductions run beside its sweep (:func:`phast_block`): the rows the downward
+    launches leave final are reduced on a second stream in segments of about 1 / ``segments`` of the
+    rows (a large level cut into launches of that size), on at most ``gpu_share`` of the CUDA
+    blocks the GPU holds at once while the sweep goes on, the last one on all of them after it.
+    ``sweep_first``: the sweep's stream takes free multiprocessors before the reductions'."""
+
+    segments: int = 16
+    gpu_share: float = 0.5
+    sweep_first: bool = True
+
+    def __post_init__(self):
+        _check_share(self.gpu_share)
+        if isinstance(self.segments, bool) or not isinstance(self.segments, int) or self.segments < 1:
+            raise ValueError(f"segments must be a positive int, got {self.segments!r}")
+
+
+OVERLAP = Overlap()
+MIN_SEGMENT_ROWS = 1 << 14  # fewer rows a pass would take less time than its launch and its atomics
+_HIGH_PRIORITY, _LOW_PRIORITY = -5, 0  # CUDA clamps them to the device's range (0 the lowest)
+_STREAMS: dict = {}
+
+
+def _streams(sweep_first: bool) -> tuple:
+    """This device's (sweep, reductions) streams, made once; neither waits for the null stream."""
+    cp = gpu.cupy()
+    key = (cp.cuda.Device().id, sweep_first)
+    if key not in _STREAMS:
+        _STREAMS[key] = (cp.cuda.Stream(non_blocking=True, priority=_HIGH_PRIORITY if sweep_first else _LOW_PRIORITY),
+                         cp.cuda.Stream(non_blocking=True, priority=_LOW_PRIORITY))
+    return _STREAMS[key]
+
+
+class _AsSwept:
+    """Queues a block's reduction passes on ``reduce_stream`` as the sweep on ``sweep_stream``
+    leaves rows final (``finished``, descending): a pass once ``segment_rows`` are waiting, on
+    ``share`` of the GPU; what is left after the last launch on all of it."""
+
+    def __init__(self, passes: RowReductions, sweep_stream, reduce_stream, segment_rows: int, share: float):
+        self.passes, self.sweep_stream, self.reduce_stream = passes, sweep_stream, reduce_stream
+        self.segment_rows, self.share = segment_rows, share
+        self.low = self.high = None
+
+    def finished(self, lo: int, hi: int) -> None:
+        if hi <= lo:
+            return
+        if self.high is None:
+            self.high = hi
+        self.low = lo
+        if lo == 0:
+            self._queue(1.0)
+        elif self.high - self.low >= self.segment_rows:
+            self._queue(self.share)
+
+    def _queue(self, share: float) -> None:
+        self.reduce_stream.wait_event(self.sweep_stream.record())
+        with self.reduce_stream:
+            self.passes.rows(self.low, self.high, share)
+        self.high = self.low
+
+
 def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                packed: bool = False) -> tuple:
+                packed: bool = False, overlap: Overlap | None = OVERLAP) -> tuple:
     """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
     place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``), as the GPU
-    left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged).
+    left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged). ``overlap``: the
+    reductions of finished rows beside the rest of the sweep (:class:`Overlap`; None: after it; the
+    same bits either way).
     ``stats``: the sweeps' (``K``, ``levels``, ...) with ``setup_ms`` (host seconds before the
     first event: the layout, both modules' compile, the buffers; a worker's first block pays most
-    of it), ``sweep_ms``, the part of it in the upward searches and top levels (one CUDA block a
-    group of K sources) ``upper_ms``, ``reduce_ms`` and the part of it in the reduction kernel
-    ``reduce_kernel_ms`` (CUDA events; the rest is the per-source results' way back to the host)."""
+    of it), ``sweep_ms`` (with the reductions it overlapped), the part of it in the upward searches
+    and top levels (one CUDA block a group of K sources) ``upper_ms``, ``reduce_ms`` (after the
+    sweep: what it did not hide) and the part of it to the last reduction kernel's end
+    ``reduce_kernel_ms`` (CUDA events; the rest is the per-source results' way back to the host),
+    ``reduce_passes`` and ``reduce_share`` (the GPU share of the passes beside the sweep)."""
     from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
@@ -284,22 +391,35 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
                        f"batched PHAST of {count} sources on {graph.name}, reduced in place")
     sweeps.setup()
     _module().compile()  # a first block's compile is setup, not reductions
+    sweep_stream, reduce_stream = _streams(overlap is not None and overlap.sweep_first)
+    sweep_stream.wait_event(cp.cuda.get_current_stream().record())  # the caller's work first (its sums)
+    segment_rows = max(MIN_SEGMENT_ROWS, -(-graph.n // overlap.segments)) if overlap else graph.n + 1
+    share = overlap.gpu_share if overlap else 1.0
     try:
-        ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
-        setup_ms = (time.perf_counter() - began) * 1e3
-        start, upper, swept, kernel, reduced = (cp.cuda.Event() for _ in range(5))
-        start.record()
-        launches = sweeps.sweep(ranks, after_upper=upper)
-        swept.record()
-        partial = reduce_matrix_packed(sweeps.D, count, graph.inf, edges, scales, sums, after_kernel=kernel)
-        reduced.record()
+        with sweep_stream:
+            ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
+            sweeps.allocate(len(ranks))
+            passes = RowReductions(sweeps.D, count, graph.inf, edges, scales, sums)
+            setup_ms = (time.perf_counter() - began) * 1e3
+            start, upper, swept, kernel, reduced = (cp.cuda.Event() for _ in range(5))
+            start.record()
+            as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share)
+            launches = sweeps.sweep(ranks, after_upper=upper, max_rows=segment_rows if overlap else None,
+                                    finished=as_swept.finished)
+            swept.record()
+        with reduce_stream:
+            kernel.record()
+            partial = passes.packed()
+            reduced.record()
         reduced.synchronize()
     finally:
+        reduce_stream.synchronize()  # no pass reads the working matrix once it is released
         sweeps.release()
     stats = dict(sweeps.stats, launches=launches, groups=-(-count // K), setup_ms=setup_ms,
                  sweep_ms=cp.cuda.get_elapsed_time(start, swept), upper_ms=cp.cuda.get_elapsed_time(start, upper),
                  reduce_ms=cp.cuda.get_elapsed_time(swept, reduced),
-                 reduce_kernel_ms=cp.cuda.get_elapsed_time(swept, kernel))
+                 reduce_kernel_ms=cp.cuda.get_elapsed_time(swept, kernel),
+                 reduce_passes=passes.launches, reduce_share=share)
     return (partial if packed else partial.partial()), stats
 
 
