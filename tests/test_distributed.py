@@ -360,11 +360,19 @@ def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
     size = runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True)  # rows to a store
     assert size == 448 and fits_and_is_the_largest(sixteen_m, size, h200, runner.BLOCK_MULTIPLE)
     runner.check_block_memory(sixteen_m, size, block_solvers.PHAST, h200)  # what all_sources then checks
-    assert runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True, store=False) == 1024
+    # reduced in place: sweeps of the sources that fit, SWEEPS_PER_BLOCK of them a block
+    assert runner.fitting_sources(sixteen_m, block_solvers.PHAST, h200, 16384, store=False) == 1024
+    assert runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True, store=False) == \
+        1024 * runner.SWEEPS_PER_BLOCK
+    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 8192, on_gpu=True, store=False) == 1024
+    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 448, on_gpu=True) is None  # a store: one solve
+    assert runner.sweep_columns(g, block_solvers.PHAST, roomy, 16384, on_gpu=True, store=False) == 16384
     usa = types.SimpleNamespace(n=23_947_347, m=58_333_344, dtype=np.dtype(np.int32), name="usa-sized")
     h100 = {"tcp://a": {"gpu_free": 79 << 30}}
-    size = runner.default_block_size(usa, block_solvers.PHAST, h100, on_gpu=True, store=False)
+    size = runner.fitting_sources(usa, block_solvers.PHAST, h100, 16384, store=False)
     assert size == 768 and fits_and_is_the_largest(usa, size, h100, runner.BLOCK_MULTIPLE, store=False)
+    assert runner.default_block_size(usa, block_solvers.PHAST, h100, on_gpu=True, store=False) == \
+        768 * runner.SWEEPS_PER_BLOCK
     # a checkpointed run also holds the last wave's per-vertex sums while the next wave starts
     held = sweep_reductions.SUMS_BYTES_PER_VERTEX * usa.n
     assert runner.block_need(usa, size, block_solvers.PHAST, store=False, waves=True) == \
@@ -373,9 +381,8 @@ def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
         runner.block_need(usa, size, block_solvers.PHAST)  # rows to a store: the sums stay on the host
     squeezed = {"tcp://a": {"gpu_free": int(runner.block_need(usa, size, block_solvers.PHAST, store=False)
                                             / gpu.MEMORY_HEADROOM) + 1}}
-    assert runner.default_block_size(usa, block_solvers.PHAST, squeezed, on_gpu=True, store=False) == size
-    assert runner.default_block_size(usa, block_solvers.PHAST, squeezed, on_gpu=True, store=False,
-                                     waves=True) < size
+    assert runner.fitting_sources(usa, block_solvers.PHAST, squeezed, 16384, store=False) == size
+    assert runner.fitting_sources(usa, block_solvers.PHAST, squeezed, 16384, store=False, waves=True) < size
     with pytest.raises(InputError, match="lower block_size"):
         runner.check_block_memory(usa, size, block_solvers.PHAST, squeezed, store=False, waves=True)
     assert runner.default_block_size(sixteen_m, block_solvers.PHAST, {"tcp://a": {"gpu_free": 1 << 30}},
@@ -388,7 +395,7 @@ def test_a_run_without_a_store_counts_no_rows():
     # that only reduces reads PHAST's working matrix in place (no rows at all: twice the sources a block)
     sixteen_m = types.SimpleNamespace(n=1 << 24, m=41_943_040, dtype=np.dtype(np.int32), name="roadlike-16M")
     h100 = {"tcp://a": {"gpu_free": int(78.6 * (1 << 30))}}
-    reducing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=False)
+    reducing = runner.fitting_sources(sixteen_m, block_solvers.PHAST, h100, 16384, store=False)
     rows_only = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=False,
                                           reduce=False)
     storing = runner.default_block_size(sixteen_m, block_solvers.PHAST, h100, on_gpu=True, store=True)

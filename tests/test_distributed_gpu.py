@@ -211,6 +211,20 @@ def test_one_and_two_gpus_give_the_same_bits(client, dtype):
         cluster.close(one)
 
 
+def test_blocks_swept_in_several_launches_on_the_cluster_give_the_same_bits(client, monkeypatch):
+    """Where one sweep of a block's sources does not fit (here: made to), a worker sweeps the block in
+    launches of what fits (runner.sweep_columns) and reduces each in place."""
+    from apsp_kernels.distributed import runner
+    g = generators.road_like(6000, 14000, seed=4)
+    bins = BINS * 10
+    _, want = one_process(g, bins)
+    monkeypatch.setattr(runner, "fitting_sources", lambda *args, **kwargs: 384)
+    run = all_sources(g, client, block_size=1408, bins=bins, progress=False)
+    assert run.reductions.same_as(want)
+    assert all(s["sweeps"] == -(-size // 384) for s, size in zip(run.stats, run.block_sources))
+    assert max(s["sweeps"] for s in run.stats) >= 3
+
+
 def test_centrality_on_one_gpu_in_process_and_on_the_cluster_give_the_same_bits(client):
     from apsp_kernels import centrality as C
     A = generators.road_like(6000, 14000, seed=4, dtype=np.float32).to_scipy()

@@ -242,10 +242,12 @@ def test_the_memory_plan_adds_up_and_picks_the_largest_block_that_fits_each_card
     assert list(plan["gpu"]) == list(ct.PLAN_CARDS) and (plan["block_sources"] == 16384).all()  # both roomy
     parts = plan[["working_matrix_gb", "layout_gb", "stamps_and_sums_gb", "graph_gb"]].sum(axis=1)
     np.testing.assert_allclose(parts, plan["block_gb"], rtol=1e-12)
-    tight = ct.memory_plan(g, 64 << 20, total)  # 64 MiB free on an H100: a smaller block there
-    size = int(tight["block_sources"].iloc[0])
+    assert (plan["sweep_sources"] == 16384).all()
+    tight = ct.memory_plan(g, 64 << 20, total)  # 64 MiB free on an H100: smaller sweeps there, several a block
+    size, block = int(tight["sweep_sources"].iloc[0]), int(tight["block_sources"].iloc[0])
     assert size < 16384 and runner.block_need(g, size, block_solvers.PHAST, store=False) <= 64 << 20
-    assert tight["blocks_every_source"].iloc[0] == -(-g.n // size)
+    assert block == min(16384, size * runner.SWEEPS_PER_BLOCK)
+    assert tight["blocks_every_source"].iloc[0] == -(-g.n // block)
 
 
 def test_every_source_with_a_checkpoint_goes_on_from_it_and_records_its_seconds_over_the_calls(tmp_path):

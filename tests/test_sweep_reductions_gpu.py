@@ -180,6 +180,23 @@ def test_a_block_reduced_beside_its_sweep_gives_the_bits_of_one_reduced_after_it
     assert stats["reduce_share"] == overlap.gpu_share and serial["reduce_share"] == 1.0
 
 
+@pytest.mark.parametrize("overlap", [None, SR.Overlap(segments=5)])
+def test_a_block_swept_in_several_launches_gives_the_bits_of_one(overlap, monkeypatch):
+    """The launches queued one after another (each waits for the passes over the one before it)."""
+    monkeypatch.setattr(SR, "MIN_SEGMENT_ROWS", 64)
+    g = generators.road_like(5000, 12000, seed=10)
+    sources = np.r_[np.arange(100, 1100), [7, 7]]  # four launches of 300 sources, the last of 102 (a source twice)
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    once, cut = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
+    want, one = SR.phast_block(g, sources, edges, scales, once, packed=True, overlap=overlap)
+    got, stats = SR.phast_block(g, sources, edges, scales, cut, packed=True, overlap=overlap, columns=300)
+    np.testing.assert_array_equal(got.packed, want.packed)
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(cut.result()[key], once.result()[key], err_msg=key)
+    assert (one["sweeps"], stats["sweeps"]) == (1, 4) and stats["groups"] == 3 * 3 + 1
+    assert stats["sweep_ms"] > 0 and stats["reduce_kernel_ms"] > 0 and stats["reduce_ms"] >= stats["reduce_kernel_ms"]
+
+
 def test_the_overlap_probe_times_each_way_and_checks_its_bits():
     from apsp_kernels.experiments import overlap_probe
     g = generators.road_like(6000, 15000, seed=6)

@@ -183,22 +183,50 @@ def layout_bytes(graph, key: str) -> int:
 BLOCK_MULTIPLE = 64  # a balanced block stays a multiple of this (PHAST's trees per sweep)
 
 
+SWEEPS_PER_BLOCK = 8  # in-place PHAST: sweeps a block holds where one sweep of its sources does not fit
+
+
 def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
                        store: bool = True, reduce: bool = True, waves: bool = False) -> int:
     """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
     or, where it does not fit the GPU of the worker with the least free memory, the largest that
-    does: whole chunks of :data:`.sweep_reductions.CHUNK` sources where one fits, else a multiple of
-    :data:`BLOCK_MULTIPLE` (down to it: then :func:`check_block_memory` refuses the run), so that a
-    USA-sized road graph's in-place PHAST block on an H100 is some 700 sources, not 512; then shrunk
-    so that ``count`` sources make a multiple of the workers' number of blocks (:func:`balanced`)."""
+    does (:func:`fitting_sources`); a block reduced in place takes :data:`SWEEPS_PER_BLOCK` such
+    sweeps one after another (one task, the host waiting once); then shrunk so that ``count``
+    sources make a multiple of the workers' number of blocks (:func:`balanced`)."""
     size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
+    fits = fitting_sources(graph, key, facts, size, store, reduce, waves)
+    if fits < size:
+        size = min(size, fits * SWEEPS_PER_BLOCK) if on_gpu and _in_place(key, store, reduce) else fits
+    return size if count is None else balanced(count, size, max(len(facts), 1))
+
+
+def _in_place(key, store: bool, reduce: bool) -> bool:
+    return block_solvers.reduces_in_place(key, True, store, reduce)
+
+
+def fitting_sources(graph, key: str, facts: dict, top: int, store: bool = True, reduce: bool = True,
+                    waves: bool = False) -> int:
+    """The most sources up to ``top`` whose block (:func:`block_need`) fits the GPU of the worker with
+    the least free memory: whole chunks of :data:`.sweep_reductions.CHUNK` sources where one fits,
+    else a multiple of :data:`BLOCK_MULTIPLE` (down to it: then :func:`check_block_memory` refuses
+    the run), so that a USA-sized road graph's in-place PHAST sweep on an H100 is some 700 sources,
+    not 512."""
     budget = gpu.MEMORY_HEADROOM * min((f["gpu_free"] for f in facts.values()), default=0)
     need = functools.partial(block_need, graph, key=key, store=store, reduce=reduce, waves=waves)
-    if need(size) > budget:
-        size = (largest_fitting(need, budget, sweep_reductions.CHUNK, size)
-                or largest_fitting(need, budget, BLOCK_MULTIPLE, size) or BLOCK_MULTIPLE)
-    return size if count is None else balanced(count, size, max(len(facts), 1))
+    if need(top) <= budget:
+        return top
+    return (largest_fitting(need, budget, sweep_reductions.CHUNK, top)
+            or largest_fitting(need, budget, BLOCK_MULTIPLE, top) or BLOCK_MULTIPLE)
+
+
+def sweep_columns(graph, key: str, facts: dict, size: int, on_gpu: bool, store: bool = True, reduce: bool = True,
+                  waves: bool = False) -> int | None:
+    """Sources per sweep of a block of ``size`` reduced in place on GPUs (the most that fit:
+    :func:`fitting_sources`), None for other blocks (one solve of all their sources)."""
+    if not (on_gpu and _in_place(key, store, reduce)):
+        return None
+    return fitting_sources(graph, key, facts, size, store, reduce, waves)
 
 
 def largest_fitting(need, budget: float, multiple: int, top: int) -> int:
@@ -276,9 +304,12 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
     size = block_size_of(block_size) if block_size is not None else \
         default_block_size(graph, key, facts, on_gpu and not callable(key), count=len(ids),
                            store=store is not None, reduce=reduce, waves=checkpoint is not None)
+    columns = None
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
-        check_block_memory(graph, min(size, len(ids)), key, facts, store=store is not None, reduce=reduce,
-                           waves=checkpoint is not None)
+        columns = sweep_columns(graph, key, facts, min(size, len(ids)), on_gpu, store=store is not None,
+                                reduce=reduce, waves=checkpoint is not None)
+        check_block_memory(graph, columns or min(size, len(ids)), key, facts, store=store is not None,
+                           reduce=reduce, waves=checkpoint is not None)
     if store is not None:
         store = Path(store)
         done = RowStore(store).committed() if (store / "manifest.json").exists() else set()
@@ -291,7 +322,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
                              f"{need / 1e9:.1f} GB at {store}, but {free / 1e9:.1f} GB is free; write "
                              f"fewer sources (sources=...), or choose another output path")
     return {"ids": ids, "size": size, "edges": edges, "on_gpu": on_gpu, "key": key, "facts": facts,
-            "store": store, "preprocessing_s": preprocessing_s, "scales": scales}
+            "store": store, "preprocessing_s": preprocessing_s, "scales": scales, "sweep_columns": columns}
 
 
 def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = None, block_solver=None,
@@ -332,7 +363,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 
     def submit(some, keep_sums, priority=0):
         return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, compact(ids[b.start:b.stop]),
-                              edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums, pure=False,
+                              edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums,
+                              sweep_columns=p["sweep_columns"], pure=False,
                               priority=priority,
                               key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
                 for b in some]

@@ -142,17 +142,19 @@ def _check_share(gpu_share: float) -> None:
 
 
 class RowReductions:
-    """A block's in-place reductions in passes over row ranges of its working matrix ``D`` (each
-    row in one pass, any cut, any order), adding into one buffer of per-source results: the bits of
-    one pass over every row, since every term is an integer added atomically (or a maximum). The
-    first pass takes each column's own row (distance 0) off the pairs, as numpy leaves it out."""
+    """A block's in-place reductions in passes over row ranges of a working matrix (each row in one
+    pass, any cut, any order), adding into one buffer of the block's ``count`` per-source results:
+    the bits of one pass over every row, since every term is an integer added atomically (or a
+    maximum). A block swept in several launches of sources names each one's columns
+    (:meth:`next_sweep`); the first pass of each takes its columns' own rows (distance 0) off the
+    pairs, as numpy leaves them out."""
 
     def __init__(self, D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None):
         if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
             raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, "
                              f"got {len(edges)}")
         cp = gpu.cupy()
-        self.D, self.count, self.scales, self.sums = D, count, scales, sums
+        self.count, self.scales, self.sums = count, scales, sums
         self.dtype = np.dtype(D.dtype)
         self.inf = self.dtype.type(inf)
         # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
@@ -166,8 +168,13 @@ class RowReductions:
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared
         self.resident = _resident_blocks(self.kernel, self.shared)
-        self.own_rows = True
         self.launches = 0
+        self.next_sweep(D, 0, count)
+
+    def next_sweep(self, D, first: int, width: int) -> None:
+        """The passes that follow read the block's sources ``first`` .. ``first + width - 1`` from
+        the first columns of ``D``."""
+        self.D, self.first, self.width, self.own_rows = D, first, width, True
 
     def rows(self, lo: int, hi: int, gpu_share: float = 1.0) -> None:
         """Queue the pass over rows ``lo`` .. ``hi`` - 1 on the current stream, its CUDA blocks at
@@ -175,18 +182,19 @@ class RowReductions:
         _check_share(gpu_share)
         if hi <= lo:
             return
-        count, results = self.count, self.results
-        ecc, reach_out, counts = results[:count], results[count:2 * count], results[4 * count:]
-        sum_out = results[2 * count:4 * count].reshape(count, 2)
+        count, first, width, results = self.count, self.first, self.width, self.results
+        ecc, reach_out = results[first:first + width], results[count + first:count + first + width]
+        sum_out = results[2 * (count + first):2 * (count + first + width)].reshape(width, 2)
+        counts = results[4 * count:]
         # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
         sums = self.sums
         into = ((sums.sum_in[lo:hi], sums.reach_in[lo:hi], sums.harmonic_in[lo:hi]) if sums is not None
                 else (ecc,) * 3)
         stride = self.D.shape[1]
-        chunks = -(-count // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU (or its share) at once
+        chunks = -(-width // CHUNK)  # one wave: as many CUDA blocks as fit on the GPU (or its share) at once
         across = max(1, min(-(-(hi - lo) // TILE), int(self.resident * gpu_share) // chunks))
         self.kernel((across, chunks), (THREADS,),
-                    (self.D[lo:hi], np.int32(hi - lo), np.int32(stride), np.int32(count), self.inf,
+                    (self.D[lo:hi], np.int32(hi - lo), np.int32(stride), np.int32(width), self.inf,
                      np.int32(self.scales.distance), np.int32(self.scales.inverse), *self.bins,
                      np.int32(self.n_edges), np.uint32(self.per_unit), np.int32(sums is not None),
                      np.int32(self.own_rows), *into, ecc, reach_out, sum_out, counts), shared_mem=self.shared)
@@ -313,7 +321,7 @@ class Overlap:
     blocks the GPU holds at once while the sweep goes on, the last one on all of them after it.
     ``sweep_first``: the sweep's stream takes free multiprocessors before the reductions'."""
 
-    segments: int = 16
+    segments: int = 32
     gpu_share: float = 0.5
     sweep_first: bool = True
 
@@ -323,7 +331,7 @@ class Overlap:
             raise ValueError(f"segments must be a positive int, got {self.segments!r}")
 
 
-OVERLAP = Overlap()
+OVERLAP = Overlap()  # the fastest way of the overlap probe on the 16M stand-in (one H200)
 MIN_SEGMENT_ROWS = 1 << 14  # fewer rows a pass would take less time than its launch and its atomics
 _HIGH_PRIORITY, _LOW_PRIORITY = -5, 0  # CUDA clamps them to the device's range (0 the lowest)
 _STREAMS: dict = {}
@@ -368,57 +376,72 @@ class _AsSwept:
 
 
 def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                packed: bool = False, overlap: Overlap | None = OVERLAP) -> tuple:
-    """Sweep ``sources`` (host ids) in one launch of K-wide groups and reduce the working matrix in
-    place: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``), as the GPU
-    left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged). ``overlap``: the
-    reductions of finished rows beside the rest of the sweep (:class:`Overlap`; None: after it; the
-    same bits either way).
+                packed: bool = False, overlap: Overlap | None = OVERLAP, columns: int | None = None) -> tuple:
+    """Sweep ``sources`` (host ids) in launches of K-wide groups, at most ``columns`` sources each
+    (None: all in one; the working matrix holds one launch's), and reduce the working matrix in
+    place after each: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``),
+    as the GPU left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged).
+    ``overlap``: the reductions of finished rows beside the rest of the sweep (:class:`Overlap`;
+    None: after it). The same bits for any ``columns`` and ``overlap``. The launches are queued
+    one after another on the GPU, the host waiting once, for the results.
     ``stats``: the sweeps' (``K``, ``levels``, ...) with ``setup_ms`` (host seconds before the
     first event: the layout, both modules' compile, the buffers; a worker's first block pays most
     of it), ``sweep_ms`` (with the reductions it overlapped), the part of it in the upward searches
     and top levels (one CUDA block a group of K sources) ``upper_ms``, ``reduce_ms`` (after the
-    sweep: what it did not hide) and the part of it to the last reduction kernel's end
-    ``reduce_kernel_ms`` (CUDA events; the rest is the per-source results' way back to the host),
-    ``reduce_passes`` and ``reduce_share`` (the GPU share of the passes beside the sweep)."""
+    sweeps: what they did not hide, and the results' way to the host) and the part of it to the
+    last reduction kernels' ends ``reduce_kernel_ms`` (CUDA events, summed over the launches of
+    sources, ``sweeps``), ``reduce_passes`` and ``reduce_share`` (the GPU share of the passes beside
+    a sweep)."""
     from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
     began = time.perf_counter()
+    sources = np.asarray(sources)
     count = len(sources)
+    width = count if columns is None else max(1, min(int(columns), count))
     sweeps = PB.BatchedPhast(graph, K)
-    gpu.require_memory(sweeps.bytes_needed(count, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
-                       f"batched PHAST of {count} sources on {graph.name}, reduced in place")
+    gpu.require_memory(sweeps.bytes_needed(width, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
+                       f"batched PHAST of {width} sources at a time on {graph.name}, reduced in place")
     sweeps.setup()
     _module().compile()  # a first block's compile is setup, not reductions
     sweep_stream, reduce_stream = _streams(overlap is not None and overlap.sweep_first)
     sweep_stream.wait_event(cp.cuda.get_current_stream().record())  # the caller's work first (its sums)
     segment_rows = max(MIN_SEGMENT_ROWS, -(-graph.n // overlap.segments)) if overlap else graph.n + 1
     share = overlap.gpu_share if overlap else 1.0
+    marks, ranks, launches = [], [], 0
     try:
         with sweep_stream:
-            ranks = cp.asarray(padded_sources(sweeps.lay.rank, np.asarray(sources), K))
-            sweeps.allocate(len(ranks))
+            sweeps.allocate(width)
             passes = RowReductions(sweeps.D, count, graph.inf, edges, scales, sums)
             setup_ms = (time.perf_counter() - began) * 1e3
-            start, upper, swept, kernel, reduced = (cp.cuda.Event() for _ in range(5))
-            start.record()
-            as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share)
-            launches = sweeps.sweep(ranks, after_upper=upper, max_rows=segment_rows if overlap else None,
-                                    finished=as_swept.finished)
-            swept.record()
+            for first in range(0, count, width):
+                ids = sources[first:first + width]
+                ranks.append(cp.asarray(padded_sources(sweeps.lay.rank, ids, K)))
+                passes.next_sweep(sweeps.D, first, len(ids))
+                start, upper, swept, reduced = (cp.cuda.Event() for _ in range(4))
+                start.record()
+                as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share)
+                launches += sweeps.sweep(ranks[-1], after_upper=upper, max_rows=segment_rows if overlap else None,
+                                         finished=as_swept.finished)
+                swept.record()
+                reduced.record(reduce_stream)
+                sweep_stream.wait_event(reduced)  # the next launch overwrites the matrix these passes read
+                marks.append((start, upper, swept, reduced))
         with reduce_stream:
-            kernel.record()
             partial = passes.packed()
-            reduced.record()
-        reduced.synchronize()
+            back = reduce_stream.record()
+        back.synchronize()
     finally:
         reduce_stream.synchronize()  # no pass reads the working matrix once it is released
         sweeps.release()
-    stats = dict(sweeps.stats, launches=launches, groups=-(-count // K), setup_ms=setup_ms,
-                 sweep_ms=cp.cuda.get_elapsed_time(start, swept), upper_ms=cp.cuda.get_elapsed_time(start, upper),
-                 reduce_ms=cp.cuda.get_elapsed_time(swept, reduced),
-                 reduce_kernel_ms=cp.cuda.get_elapsed_time(swept, kernel),
+
+    def ms(a, b) -> float:
+        return sum(cp.cuda.get_elapsed_time(m[a], m[b]) for m in marks)
+
+    kernel_ms = ms(2, 3)
+    stats = dict(sweeps.stats, launches=launches, groups=sum(-(-len(r) // K) for r in ranks), sweeps=len(marks),
+                 setup_ms=setup_ms, sweep_ms=ms(0, 2), upper_ms=ms(0, 1), reduce_kernel_ms=kernel_ms,
+                 reduce_ms=kernel_ms + cp.cuda.get_elapsed_time(marks[-1][3], back),
                  reduce_passes=passes.launches, reduce_share=share)
     return (partial if packed else partial.partial()), stats
 

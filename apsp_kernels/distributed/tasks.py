@@ -23,7 +23,7 @@ def to_store_dtype(dist, inf, dtype):
 
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
               edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None,
-              keep_sums: tuple | None = None) -> dict:
+              keep_sums: tuple | None = None, sweep_columns: int | None = None) -> dict:
     """One block (sources ``ids``, or their :func:`.blocks.compact` range): ``{"block", "start",
     "partial", "status", "seconds", "ended_at", "stats", "worker"}``.
 
@@ -33,7 +33,8 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     ``keep_sums``: the run's key in :mod:`.worker_sums`; given, the block's per-vertex sums are added
     to this worker's accumulator of the run and "partial" holds only the rest (the store, if any,
     still saves the whole partial); reduced in place on the GPU, as it left the GPU
-    (:class:`.sweep_reductions.SweepResults`, unpacked by :func:`.sweep_reductions.as_partial`).
+    (:class:`.sweep_reductions.SweepResults`, unpacked by :func:`.sweep_reductions.as_partial`), in
+    sweeps of at most ``sweep_columns`` sources (None: one).
     """
     started = time.perf_counter()
     ids = expand(ids)
@@ -46,7 +47,7 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
             return _result(block, _kept(keep_sums, block, saved), "already committed", started, {})
     device_graph, matrix = worker_graph.on_device(graph, token, on_gpu)
     if block_solvers.reduces_in_place(key, on_gpu, store is not None, edges is not None and keep_sums is not None):
-        partial, stats = _reduced_in_place(device_graph, keep_sums, block, ids, edges, scales)
+        partial, stats = _reduced_in_place(device_graph, keep_sums, block, ids, edges, scales, sweep_columns)
         _sync()
         return _result(block, partial, "not stored", started, stats)
     dist, inf, stats = block_solvers.solve(key, device_graph, ids, host_matrix=matrix)
@@ -67,7 +68,7 @@ def _result(block: Block, partial, status: str, started: float, stats: dict) -> 
             "worker": worker_name()}
 
 
-def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales: Scales):
+def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales: Scales, columns: int | None):
     """Batched PHAST's sweep of the block reduced in place, its per-vertex sums added into this
     worker's accumulator of the run on the GPU (:mod:`.sweep_reductions`); the per-source results
     as the GPU left them (the client unpacks them)."""
@@ -75,7 +76,7 @@ def _reduced_in_place(graph, keep_sums: tuple, block: Block, ids, edges, scales:
         return sweep_reductions.SweepSums(graph.n, scales, sweep_reductions.device_rank(graph))
     return worker_sums.add_in_place(keep_sums, block.id, make,
                                     lambda sums: sweep_reductions.phast_block(graph, ids, edges, scales, sums,
-                                                                              packed=True))
+                                                                              packed=True, columns=columns))
 
 
 def _kept(keep_sums: tuple | None, block: Block, partial: dict | None) -> dict | None:

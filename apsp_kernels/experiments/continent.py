@@ -104,21 +104,23 @@ PLAN_CARDS = {"NVIDIA H100 80GB HBM3": 85_017_493_504, "NVIDIA H200": 150_109_88
 
 def memory_plan(graph, free: int, total: int) -> pd.DataFrame:
     """A GPU's memory in an every-source run of ``graph`` (batched PHAST reduced in place) on each of
-    :data:`PLAN_CARDS`: the block that :func:`.runner.default_block_size` picks and what it holds,
-    planned from the card's memory less what this run's GPU (``free`` of ``total`` bytes) had in use."""
+    :data:`PLAN_CARDS`: the block that :func:`.runner.default_block_size` picks, the sources of each
+    of its sweeps (:func:`.runner.fitting_sources`) and what a sweep holds, planned from the card's
+    memory less what this run's GPU (``free`` of ``total`` bytes) had in use."""
     used = total - free
     rows = []
     for card, memory in PLAN_CARDS.items():
-        size = runner.default_block_size(graph, block_solvers.PHAST, {card: {"gpu_free": memory - used}},
-                                         on_gpu=True, store=False)
+        facts = {card: {"gpu_free": memory - used}}
+        block = runner.default_block_size(graph, block_solvers.PHAST, facts, on_gpu=True, store=False)
+        size = runner.fitting_sources(graph, block_solvers.PHAST, facts, block, store=False)
         parts = SR.bytes_parts(graph.n, size, graph.dtype.itemsize)
         rows.append({"graph": graph.name, "n": graph.n, "m": graph.m, "gpu": card, "memory_gb": memory / 1e9,
-                     "free_gb": (memory - used) / 1e9, "block_sources": size,
+                     "free_gb": (memory - used) / 1e9, "block_sources": block, "sweep_sources": size,
                      "block_gb": runner.block_need(graph, size, block_solvers.PHAST, store=False) / 1e9,
                      "working_matrix_gb": parts["working_matrix"] / 1e9,
                      "layout_gb": runner.layout_bytes(graph, block_solvers.PHAST) / 1e9,
                      "stamps_and_sums_gb": (parts["stamps"] + parts["sums"]) / 1e9,
-                     "graph_gb": runner.graph_bytes(graph) / 1e9, "blocks_every_source": -(-graph.n // size)})
+                     "graph_gb": runner.graph_bytes(graph) / 1e9, "blocks_every_source": -(-graph.n // block)})
     return pd.DataFrame(rows)
 
 

@@ -32,9 +32,8 @@ from ..distributed.sweep_reductions import Overlap
 from ..records import write_csv
 
 WAYS = {"serial": None, "share 0.35": Overlap(gpu_share=0.35), "share 0.5": Overlap(gpu_share=0.5),
-        "share 0.75": Overlap(gpu_share=0.75), "share 1": Overlap(gpu_share=1.0),
-        "share 0.5, equal priority": Overlap(gpu_share=0.5, sweep_first=False),
-        "share 0.5, 8 segments": Overlap(segments=8), "share 0.5, 32 segments": Overlap(segments=32)}
+        "share 0.75": Overlap(gpu_share=0.75), "share 0.5, equal priority": Overlap(sweep_first=False),
+        "share 0.5, 16 segments": Overlap(segments=16), "share 0.5, 64 segments": Overlap(segments=64)}
 
 
 def blocks_of(n: int, size: int, count: int, seed: int = 0) -> list[np.ndarray]:
