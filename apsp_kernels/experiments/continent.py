@@ -132,9 +132,9 @@ def plan_of(graph, record) -> pd.DataFrame | None:
 
 
 def split_of(run, totals: dict | None = None) -> dict:
-    """Seconds in the blocks' sweeps (``upper_s`` of them in the upward searches and top levels) and
-    in-place reductions (``reduction_kernel_s`` of them in the kernel, the rest their per-source
-    results' way to the host), workers' CUDA events, and before them (``setup_s``, host clock: the
+    """Seconds in the blocks' sweeps (with the reductions run beside them; ``upper_s`` of them in the
+    upward searches and top levels) and in-place reductions after them (``reduction_kernel_s`` of
+    them to the kernels' end, the rest their per-source results' way to the host), workers' CUDA events, and before them (``setup_s``, host clock: the
     layout, the kernels' compile, the buffers), summed over ``run``'s blocks, or over ``totals``
     (:func:`.checkpoint.block_totals`: a checkpointed run's blocks over every call)."""
     totals = checkpoints.block_totals(run.stats, run.block_seconds) if totals is None else totals
