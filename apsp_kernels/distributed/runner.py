@@ -158,7 +158,7 @@ def block_need(graph, size: int, key: str, store: bool = True, reduce: bool = Tr
     """GPU bytes of one block of ``size`` sources, the graph and PHAST's layout included (``store``:
     the rows go to one; ``reduce``: the run reduces them; ``waves``: a checkpointed run, whose
     blocks of the next wave may start before the last wave's per-vertex sums leave the GPU)."""
-    in_place = block_solvers.reduces_in_place(key, True, store, reduce)
+    in_place = _in_place(key, store, reduce)
     held = sweep_reductions.SUMS_BYTES_PER_VERTEX * graph.n if waves and in_place else 0
     return block_solvers.block_bytes(key, graph.n, size, graph.dtype.itemsize, store, in_place) + \
         graph_bytes(graph) + layout_bytes(graph, key) + held
@@ -202,6 +202,7 @@ def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | 
 
 
 def _in_place(key, store: bool, reduce: bool) -> bool:
+    """Whether a block on GPU workers reduces PHAST's working matrix in place (no rows kept)."""
     return block_solvers.reduces_in_place(key, True, store, reduce)
 
 
