@@ -113,26 +113,23 @@ def as_partial(partial):
     return partial.partial() if isinstance(partial, SweepResults) else partial
 
 
-def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                  after_kernel=None) -> dict:
+def reduce_matrix(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None) -> dict:
     """The per-source part of :func:`.reductions.block_partial` (``eccentricity``, ``reach_out``,
     ``sum_out``, ``histogram``, ``pairs``, ``scales``) of the first ``count`` columns of ``D``
     (each column's own row at distance 0, as a sweep leaves it); their per-vertex sums added to
-    ``sums`` (None: not). ``after_kernel``: a CUDA event recorded once the kernel is queued (before
-    its per-source results come back to the host)."""
-    return reduce_matrix_packed(D, count, inf, edges, scales, sums, after_kernel).partial()
+    ``sums`` (None: not)."""
+    return reduce_matrix_packed(D, count, inf, edges, scales, sums).partial()
 
 
 def reduce_matrix_packed(D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                         after_kernel=None, gpu_share: float = 1.0) -> SweepResults:
-    """:func:`reduce_matrix`'s results on the host as the GPU leaves them (:class:`SweepResults`).
-    ``gpu_share``: the part of the CUDA blocks the GPU holds at once that the kernel takes (below 1
-    it leaves room for a sweep on another stream; the same bits)."""
+                         gpu_share: float = 1.0) -> SweepResults:
+    """:func:`reduce_matrix`'s results on the host as the GPU leaves them (:class:`SweepResults`),
+    in one pass over every row (:class:`RowReductions`). ``gpu_share``: the part of the CUDA blocks
+    the GPU holds at once that the kernel takes (below 1 it leaves room for a sweep on another
+    stream; the same bits)."""
     _check_share(gpu_share)
     passes = RowReductions(D, count, inf, edges, scales, sums)
     passes.rows(0, D.shape[0], gpu_share)
-    if after_kernel is not None:
-        after_kernel.record()
     return passes.packed()
 
 

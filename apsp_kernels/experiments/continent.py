@@ -134,9 +134,10 @@ def plan_of(graph, record) -> pd.DataFrame | None:
 def split_of(run, totals: dict | None = None) -> dict:
     """Seconds in the blocks' sweeps (with the reductions run beside them; ``upper_s`` of them in the
     upward searches and top levels) and in-place reductions after them (``reduction_kernel_s`` of
-    them to the kernels' end, the rest their per-source results' way to the host), workers' CUDA events, and before them (``setup_s``, host clock: the
-    layout, the kernels' compile, the buffers), summed over ``run``'s blocks, or over ``totals``
-    (:func:`.checkpoint.block_totals`: a checkpointed run's blocks over every call)."""
+    them to the kernels' end, the rest their per-source results' way to the host), workers' CUDA
+    events, and before them (``setup_s``, host clock: the layout, the kernels' compile, the
+    buffers), summed over ``run``'s blocks, or over ``totals`` (:func:`.checkpoint.block_totals`:
+    a checkpointed run's blocks over every call)."""
     totals = checkpoints.block_totals(run.stats, run.block_seconds) if totals is None else totals
     sweep, upper, reduce, kernel, setup = (totals.get(k, 0.0) / 1e3 for k in (
         "sweep_ms", "upper_ms", "reduce_ms", "reduce_kernel_ms", "setup_ms"))
@@ -284,8 +285,8 @@ def every_source(graph, count: int, folder, cfg: dict, log=print, stop_after_s: 
     record = dataclasses.replace(record, time_ms_median=total * 1e3, time_ms_min=total * 1e3)
     log(f"{graph.name} on {device}: every source in {total:.1f} s over the calls ({extra['blocks_resumed']} "
         f"blocks from the checkpoint, {run.seconds:.1f} s in this call: {run.first_submit_s:.1f} s before the first "
-        f"block, {run.after_last_block_s:.1f} s after the last); blocks' setup {extra['setup_s']:.1f} s over the calls; "
-        f"verified: {check['verified']}")
+        f"block, {run.after_last_block_s:.1f} s after the last); blocks' setup {extra['setup_s']:.1f} s over the "
+        f"calls; verified: {check['verified']}")
     return [record]
 
 
