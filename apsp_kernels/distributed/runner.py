@@ -14,9 +14,11 @@ Everything is checked before the first task (InputError): the graph and sources,
 solver for the workers' kind, the device memory of one block on the smallest worker and the
 disk bytes of the rows. The graph goes to each worker once (the result of one task, replicated:
 unlike scattered data, the scheduler recomputes it if every worker holding it dies); each block
-is one task; its per-source results merge on the client as blocks finish, under a tqdm bar, while
-its per-vertex sums stay in its worker's accumulator, handed over once at the end
-(:mod:`.worker_sums`: blocks whose sums died with a worker run again, none counts twice).
+is one task, block i queued on worker i modulo the workers (another takes it if that one leaves);
+its per-source results merge on the client as blocks finish, under a tqdm bar, while its
+per-vertex sums stay in its worker's accumulator, taken by a task that follows the worker's blocks
+and fetched while the other workers finish (:mod:`.worker_sums`: blocks whose sums died with a
+worker run again, none counts twice).
 """
 from __future__ import annotations
 
@@ -362,21 +364,36 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     started = time.perf_counter()
     shared = share_graph(client, graph, token) if todo else None
 
-    def submit(some, keep_sums, priority=0):
+    addresses = sorted(p["facts"])
+
+    def submit(some, keep_sums, priority=None, pinned=False):
+        """The blocks ``some`` as tasks, in block order (a worker runs the latest submitted of its
+        queued tasks first unless told: ``priority`` None, minus the block id); ``pinned``: block i
+        given to worker i modulo the workers (:func:`given_to`: queued there at once, no round trip
+        to the scheduler between blocks; another worker takes them if it leaves)."""
         return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, compact(ids[b.start:b.stop]),
                               edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums,
                               sweep_columns=p["sweep_columns"], pure=False,
-                              priority=priority,
-                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}")
+                              priority=-b.id if priority is None else priority,
+                              key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}",
+                              **({"workers": [given_to(b.id, addresses)], "allow_other_workers": True} if pinned else {}))
                 for b in some]
 
     def launch(wave):
-        """A wave's blocks, their per-vertex sums kept on the workers under a key of the wave's own."""
+        """A wave's blocks, their per-vertex sums kept on the workers under a key of the wave's own,
+        and the tasks that take each worker's sums once its blocks are done."""
         sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None
-        return wave, submit(wave, sums_key), sums_key
+        futures = submit(wave, sums_key, pinned=True)
+        collecting = None
+        if sums_key is not None and wave:
+            after = {address: [] for address in addresses}
+            for b, future in zip(wave, futures):
+                after[given_to(b.id, addresses)].append(future)
+            collecting = worker_sums.start_collect(client, sums_key, after=after)
+        return wave, futures, sums_key, collecting
 
     def take_sums(wave, futures, sums_key, collecting) -> int:
-        """A wave's per-vertex sums (``collecting``: :func:`.worker_sums.start_collect`'s tasks) into
+        """A wave's per-vertex sums (``collecting``: the wave's :func:`.worker_sums.start_collect` tasks) into
         ``acc``; the blocks whose sums were lost run again. Returns how many ran again."""
         by_id = {b.id: b for b in wave}
 
@@ -407,10 +424,12 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             in_flight.append(launch(waves[i + 1]))
     try:
         for i in range(len(waves)):
-            wave, futures, sums_key = in_flight[0]
+            wave, futures, sums_key, collecting = in_flight[0]
             launch_next(i, len(wave))
             for got, res in enumerate(_progress(futures, size_of, bar), start=1):
                 launch_next(i, len(wave) - got)
+                if collecting is not None:
+                    collecting.block_done(given_to(res["block"], addresses))
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
                     t0 = time.perf_counter()
@@ -422,8 +441,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 workers.append(res["worker"])
                 sizes.append(size_of[res["block"]])
             launch_next(i, 0)
-            collecting = worker_sums.start_collect(client, sums_key) if acc is not None and wave else None
-            if collecting is not None:  # ahead of the next wave's blocks queued on each worker
+            if collecting is not None:
                 t0 = time.perf_counter()
                 again += take_sums(wave, futures, sums_key, collecting)
                 merge_s += time.perf_counter() - t0
@@ -437,8 +455,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 break
     except BaseException:
         bar.close()
-        for _, futures, sums_key in in_flight:
-            client.cancel(futures)
+        for _, futures, sums_key, collecting in in_flight:
+            client.cancel(futures + list((collecting or {}).values()))
             if sums_key is not None:
                 _drop_worker_sums(client, sums_key)
         raise
@@ -451,6 +469,11 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     return Run(reductions, row_store, wall, key, len(p["facts"]), len(blocks), statuses, seconds, stats,
                p["preprocessing_s"], p["size"], workers, merge_s, sizes, again, ends, time.perf_counter() - entered,
                first_submit_s)
+
+
+def given_to(block_id: int, addresses: list) -> str:
+    """The worker a block is given to: block ids round the workers (equal blocks, equal shares)."""
+    return addresses[block_id % len(addresses)]
 
 
 def _drop_worker_sums(client, key) -> None:

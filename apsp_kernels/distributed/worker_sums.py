@@ -110,17 +110,56 @@ def collect_all(client, key: tuple) -> dict:
     return fetch_collected(client, start_collect(client, key))
 
 
-def start_collect(client, key: tuple) -> dict:
+def start_collect(client, key: tuple, after: dict | None = None) -> "Collecting":
     """{address: future} of a :func:`collect` task pinned to each worker, ahead of any block queued
-    there (priority :data:`FIRST`): blocks submitted after it add into fresh sums, not these."""
+    there (priority :data:`FIRST`): blocks submitted after it add into fresh sums, not these.
+    ``after``: {address: the futures of the blocks given to that worker}, submitted with them: each
+    collect then runs as soon as its worker's blocks are done (they are its dependencies, their
+    results local), with no round trip to the client in between (else: every worker the
+    scheduler knows now, at once)."""
     token = uuid.uuid4().hex[:12]
-    return {address: client.submit(collect, key, workers=[address], allow_other_workers=False, pure=False,
-                                   priority=FIRST, key=f"apsp-collect-sums-{token}-{i}")
-            for i, address in enumerate(sorted(cluster.workers(client)))}
+    after = {address: [] for address in cluster.workers(client)} if after is None else after
+    futures = {address: client.submit(collect_after, key, *after[address], workers=[address],
+                                      allow_other_workers=False, pure=False, priority=FIRST,
+                                      key=f"apsp-collect-sums-{token}-{i}")
+               for i, address in enumerate(sorted(after))}
+    return Collecting(client, futures, {address: len(blocks) for address, blocks in after.items()})
+
+
+def collect_after(key: tuple, *blocks) -> dict | None:
+    """:func:`collect`, once ``blocks`` (this worker's block results, the task's dependencies) are in."""
+    return collect(key)
+
+
+class Collecting(dict):
+    """{address: future} of one wave's collect tasks (:func:`start_collect`); :meth:`block_done`
+    counts the blocks given to each worker as their results come in, and once all of a worker's
+    have, its sums are fetched from it in the background, while the other workers' last blocks
+    still run (:func:`fetch_collected` takes them from there)."""
+
+    def __init__(self, client, futures: dict, blocks: dict):
+        super().__init__(futures)
+        self.client, self.left, self.fetching = client, dict(blocks), {}
+
+    def block_done(self, address: str) -> None:
+        """One more result of the blocks given to ``address``."""
+        if self.left.get(address, 0) <= 0:
+            return
+        self.left[address] -= 1
+        if not self.left[address] and address in self:
+            import asyncio
+            self.fetching[address] = asyncio.run_coroutine_threadsafe(
+                self.client._gather([self[address]], direct=True), self.client.loop.asyncio_loop)
+
+    def stop(self) -> None:
+        """Cancel the background fetches still under way."""
+        for fetch in self.fetching.values():
+            fetch.cancel()
 
 
 def fetch_collected(client, futures: dict) -> dict:
-    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`)."""
+    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`; what
+    :class:`Collecting` fetched already is taken from there)."""
     from distributed import wait
     out, pending = {}, dict(futures)
     try:
@@ -138,13 +177,21 @@ def fetch_collected(client, futures: dict) -> dict:
                                     else RuntimeError(f"worker {address} left before handing over its sums"))
                     del pending[address]
         ready = [address for address in futures if address not in out]
+        for address in [a for a in ready if a in getattr(futures, "fetching", {})]:
+            try:
+                out[address] = futures.fetching[address].result(timeout=FETCH_TIMEOUT_S)[0]
+            except Exception:  # fetched again below
+                pass
+        ready = [address for address in ready if address not in out]
         try:
             values = client.sync(client._gather, [futures[a] for a in ready], direct=True,
-                                 callback_timeout=FETCH_TIMEOUT_S)
+                                 callback_timeout=FETCH_TIMEOUT_S) if ready else []
             out.update(zip(ready, values))
         except Exception as exc:  # a worker left between its task and the fetch: its sums are lost
             out.update({address: exc for address in ready})
     finally:
+        if isinstance(futures, Collecting):
+            futures.stop()
         client.cancel(list(futures.values()))
     return out
 
@@ -169,13 +216,14 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
     blocks ``expected``, each counted once.
 
     An accumulator that holds a block already counted (a task that ran on two live workers) is
-    left out whole; the blocks then counted by none (those whose worker died, or left out) run
-    again under a fresh key: ``run_again(block_ids, new_key)`` returns when their tasks are done.
-    Returns how many blocks ran again."""
+    left out whole. Blocks the collect tasks ``started`` did not find are looked for once on every
+    worker; those then counted by none (their worker died, or left out) run again under a fresh
+    key: ``run_again(block_ids, new_key)`` returns when their tasks are done. Returns how many
+    blocks ran again."""
     counted: set = set()
-    again, errors = 0, []
-    for round_ in range(MAX_ROUNDS + 1):
-        collected = fetch_collected(client, started) if started and not round_ else fetch(client, key)
+    again, errors, looked_again = 0, [], False
+
+    def take(collected: dict) -> None:
         for address in sorted(collected):
             got = collected[address]
             if isinstance(got, BaseException):
@@ -187,9 +235,18 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
                 raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - expected)} "
                                    f"that run {key} never gave it")
             acc.add_per_vertex(got)
-            counted |= got["blocks"]
+            counted.update(got["blocks"])
+    for round_ in range(MAX_ROUNDS + 1):
+        take(fetch_collected(client, started) if started and not round_ else fetch(client, key))
+        if started and not round_ and expected - counted:
+            # sums a worker added after its collect task ran (a block it took over from a worker
+            # that left), or on a worker that joined since: taken from every worker now
+            take(fetch(client, key))
+            looked_again = True
         missing = expected - counted
         if not missing:
+            if again or looked_again:  # sums of blocks run twice, or after their worker's were taken
+                client.run(drop, key, on_error="ignore")
             return again
         if round_ == MAX_ROUNDS:
             break
