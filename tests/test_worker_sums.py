@@ -7,7 +7,7 @@ import pytest
 from apsp_kernels import generators, oracle
 from apsp_kernels.distributed import all_sources, cluster, runner, worker_sums
 from apsp_kernels.distributed.blocks import split
-from apsp_kernels.distributed import fixed_sums
+from apsp_kernels.distributed import fixed_sums, sums_wire
 from apsp_kernels.distributed.fixed_sums import scales_for
 from apsp_kernels.distributed.reductions import FIXED, PER_TARGET, Accumulator, block_partial
 
@@ -168,8 +168,8 @@ class InPlace:
         self.scales = scales.as_array()
         self.blocks = set()
 
-    def result(self):
-        return self.sums
+    def packed(self):
+        return sums_wire.pack(self.sums)
 
 
 def adding(partial, fail=False):
@@ -252,5 +252,5 @@ def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_le
         _HELD_BACK.clear()
     assert set(got) == set(addresses)
     assert got[addresses[0]]["blocks"] == {0}
-    np.testing.assert_array_equal(got[addresses[0]]["reach_in"], partial["reach_in"])
+    np.testing.assert_array_equal(got[addresses[0]]["packed"].unpack()["reach_in"], partial["reach_in"])
     assert isinstance(got[stuck], BaseException)

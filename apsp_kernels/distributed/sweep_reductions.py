@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import gpu
 from ..inf import KERNEL_SUFFIX
-from . import fixed_sums, reductions
+from . import fixed_sums, reductions, sums_wire
 from .fixed_sums import Scales
 
 K = 128  # trees per sweep: at 16M vertices 103 µs a tree against 124 at K = 64 (H100, 1024 sources a sweep)
@@ -44,8 +44,8 @@ SUMS_BYTES_PER_VERTEX = 40  # a run's per-vertex sums on a GPU (SweepSums): two 
 
 class SweepSums:
     """One run's per-vertex sums on this GPU (``sum_in``, ``harmonic_in`` in fixed point,
-    ``reach_in``), in the hierarchy's numbering; :meth:`result` gives them in the graph's, on
-    the host, as :class:`.worker_sums.WorkerSums` holds them."""
+    ``reach_in``), in the hierarchy's numbering; :meth:`packed` and :meth:`result` give them in
+    the graph's, on the host."""
 
     def __init__(self, n: int, scales: Scales, rank):
         cp = gpu.cupy()
@@ -56,16 +56,14 @@ class SweepSums:
         self.rank = rank  # the graph's vertex -> its row of the working matrix
         self.blocks: set = set()
 
+    def packed(self) -> sums_wire.Packed:
+        """The sums in the graph's numbering as they travel to the client (:mod:`.sums_wire`:
+        packed on the GPU, one copy to the host)."""
+        return sums_wire.pack({"sum_in": self.sum_in, "harmonic_in": self.harmonic_in, "reach_in": self.reach_in},
+                              order=self.rank)
+
     def result(self) -> dict:
-        cp = gpu.cupy()
-        n = len(self.rank)
-        packed = cp.empty(5 * n, dtype=cp.uint64)  # one copy back to the host
-        cp.take(self.sum_in, self.rank, axis=0, out=packed[:2 * n].reshape(n, 2))
-        cp.take(self.harmonic_in, self.rank, axis=0, out=packed[2 * n:4 * n].reshape(n, 2))
-        cp.take(self.reach_in, self.rank, out=packed[4 * n:])
-        host = packed.get()
-        return {"sum_in": host[:2 * n].reshape(n, 2), "harmonic_in": host[2 * n:4 * n].reshape(n, 2),
-                "reach_in": host[4 * n:].view(np.int64)}
+        return self.packed().unpack()
 
 
 def bytes_needed(n: int, sources: int, itemsize: int) -> int:

@@ -21,7 +21,7 @@ import uuid
 
 import numpy as np
 
-from . import cluster, fixed_sums
+from . import cluster, fixed_sums, sums_wire
 from .reductions import FIXED, PER_TARGET
 
 # (token, run id) -> this process's accumulator of that run
@@ -49,8 +49,9 @@ class WorkerSums:
             fixed_sums.add(self.sums[key], partial[key])
         self.sums["reach_in"] += partial["reach_in"]
 
-    def result(self) -> dict:
-        return self.sums
+    def packed(self) -> sums_wire.Packed:
+        """The sums as they travel to the client (:mod:`.sums_wire`)."""
+        return sums_wire.pack(self.sums)
 
 
 def keep(key: tuple, block_id: int, partial: dict) -> dict:
@@ -88,9 +89,9 @@ def add_in_place(key: tuple, block_id: int, make, run):
 
 
 def collect(key: tuple) -> dict | None:
-    """This process's accumulator of run ``key`` (``{"blocks": set, "scales", **sums}``, NumPy),
-    taken off the worker; None when it holds none (no block of the run ran here, or it was
-    collected); RuntimeError when a block failed midway adding into it."""
+    """This process's accumulator of run ``key`` (``{"blocks": set, "scales", "packed"}``: the sums
+    as :mod:`.sums_wire` packs them), taken off the worker; None when it holds none (no block of the
+    run ran here, or it was collected); RuntimeError when a block failed midway adding into it."""
     with _LOCK:
         held = _RUNS.pop(key, None)
     if held is None:
@@ -98,7 +99,7 @@ def collect(key: tuple) -> dict | None:
     if getattr(held, "broken", False):
         raise RuntimeError(f"run {key}: a block failed while adding into this worker's sums; they are "
                            f"dropped and its blocks {sorted(held.blocks)} run again")
-    return {"blocks": held.blocks, "scales": held.scales, **held.result()}
+    return {"blocks": held.blocks, "scales": held.scales, "packed": held.packed()}
 
 
 def collect_all(client, key: tuple) -> dict:
@@ -234,7 +235,7 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
             if not got["blocks"] <= expected:
                 raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - expected)} "
                                    f"that run {key} never gave it")
-            acc.add_per_vertex(got)
+            acc.add_per_vertex({"scales": got["scales"], **got["packed"].unpack()})
             counted.update(got["blocks"])
     for round_ in range(MAX_ROUNDS + 1):
         take(fetch_collected(client, started) if started and not round_ else fetch(client, key))
