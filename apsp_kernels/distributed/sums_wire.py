@@ -49,6 +49,7 @@ def _words(n: int, low, high) -> np.ndarray:
             words[:, i] = column
     return words
 
+
 def pack(sums: dict, order=None) -> Packed:
     """``sums`` (``sum_in``, ``harmonic_in``: (n, 2) uint64; ``reach_in``: n int64 or uint64; NumPy or
     CuPy, all on one side) packed: each word column in 0, 4 or 8 bytes, as its largest value needs.
