@@ -364,9 +364,9 @@ def test_the_default_block_is_the_solver_s_else_the_largest_that_fits():
     assert runner.fitting_sources(sixteen_m, block_solvers.PHAST, h200, 16384, store=False) == 1024
     assert runner.default_block_size(sixteen_m, block_solvers.PHAST, h200, on_gpu=True, store=False) == \
         1024 * runner.SWEEPS_PER_BLOCK
-    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 8192, on_gpu=True, store=False) == 1024
-    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 448, on_gpu=True) is None  # a store: one solve
-    assert runner.sweep_columns(g, block_solvers.PHAST, roomy, 16384, on_gpu=True, store=False) == 16384
+    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 8192, store=False) == 1024
+    assert runner.sweep_columns(sixteen_m, block_solvers.PHAST, h200, 448) is None  # a store: one solve
+    assert runner.sweep_columns(g, block_solvers.PHAST, roomy, 16384, store=False) == 16384
     usa = types.SimpleNamespace(n=23_947_347, m=58_333_344, dtype=np.dtype(np.int32), name="usa-sized")
     h100 = {"tcp://a": {"gpu_free": 79 << 30}}
     size = runner.fitting_sources(usa, block_solvers.PHAST, h100, 16384, store=False)

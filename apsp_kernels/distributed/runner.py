@@ -223,11 +223,11 @@ def fitting_sources(graph, key: str, facts: dict, top: int, store: bool = True, 
             or largest_fitting(need, budget, BLOCK_MULTIPLE, top) or BLOCK_MULTIPLE)
 
 
-def sweep_columns(graph, key: str, facts: dict, size: int, on_gpu: bool, store: bool = True, reduce: bool = True,
+def sweep_columns(graph, key: str, facts: dict, size: int, store: bool = True, reduce: bool = True,
                   waves: bool = False) -> int | None:
-    """Sources per sweep of a block of ``size`` reduced in place on GPUs (the most that fit:
+    """Sources per sweep of a block of ``size`` on GPU workers, reduced in place (the most that fit:
     :func:`fitting_sources`), None for other blocks (one solve of all their sources)."""
-    if not (on_gpu and _in_place(key, store, reduce)):
+    if not _in_place(key, store, reduce):
         return None
     return fitting_sources(graph, key, facts, size, store, reduce, waves)
 
@@ -309,7 +309,7 @@ def plan(graph, client, sources, block_size, block_solver, bins, store, reduce: 
                            store=store is not None, reduce=reduce, waves=checkpoint is not None)
     columns = None
     if on_gpu and key not in block_solvers.CPU_KEYS and not callable(key):
-        columns = sweep_columns(graph, key, facts, min(size, len(ids)), on_gpu, store=store is not None,
+        columns = sweep_columns(graph, key, facts, min(size, len(ids)), store=store is not None,
                                 reduce=reduce, waves=checkpoint is not None)
         check_block_memory(graph, columns or min(size, len(ids)), key, facts, store=store is not None,
                            reduce=reduce, waves=checkpoint is not None)

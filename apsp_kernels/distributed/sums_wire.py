@@ -66,4 +66,4 @@ def pack(sums: dict, order=None) -> Packed:
             taken = column if order is None else column[order]
             payload[at:at + width * n] = taken.astype(xp.uint32 if width == 4 else xp.uint64).view(xp.uint8)
             at += width * n
-    return Packed(n, widths, np.asarray(to_host(payload)))
+    return Packed(n, widths, to_host(payload))

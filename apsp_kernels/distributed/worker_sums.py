@@ -147,15 +147,10 @@ class Collecting(dict):
         if self.left.get(address, 0) <= 0:
             return
         self.left[address] -= 1
-        if not self.left[address] and address in self:
+        if not self.left[address]:
             import asyncio
             self.fetching[address] = asyncio.run_coroutine_threadsafe(
                 self.client._gather([self[address]], direct=True), self.client.loop.asyncio_loop)
-
-    def stop(self) -> None:
-        """Cancel the background fetches still under way."""
-        for fetch in self.fetching.values():
-            fetch.cancel()
 
 
 def fetch_collected(client, futures: dict) -> dict:
@@ -163,6 +158,7 @@ def fetch_collected(client, futures: dict) -> dict:
     :class:`Collecting` fetched already is taken from there)."""
     from distributed import wait
     out, pending = {}, dict(futures)
+    fetching = futures.fetching if isinstance(futures, Collecting) else {}
     try:
         while pending:
             try:
@@ -178,9 +174,9 @@ def fetch_collected(client, futures: dict) -> dict:
                                     else RuntimeError(f"worker {address} left before handing over its sums"))
                     del pending[address]
         ready = [address for address in futures if address not in out]
-        for address in [a for a in ready if a in getattr(futures, "fetching", {})]:
+        for address in [a for a in ready if a in fetching]:
             try:
-                out[address] = futures.fetching[address].result(timeout=FETCH_TIMEOUT_S)[0]
+                out[address] = fetching[address].result(timeout=FETCH_TIMEOUT_S)[0]
             except Exception:  # fetched again below
                 pass
         ready = [address for address in ready if address not in out]
@@ -191,8 +187,8 @@ def fetch_collected(client, futures: dict) -> dict:
         except Exception as exc:  # a worker left between its task and the fetch: its sums are lost
             out.update({address: exc for address in ready})
     finally:
-        if isinstance(futures, Collecting):
-            futures.stop()
+        for fetch in fetching.values():  # the background fetches still under way
+            fetch.cancel()
         client.cancel(list(futures.values()))
     return out
 
