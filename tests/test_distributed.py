@@ -408,7 +408,10 @@ def test_a_run_without_a_store_counts_no_rows():
     with pytest.raises(InputError, match="lower block_size"):
         runner.check_block_memory(sixteen_m, 512, block_solvers.PHAST, h100, store=True)
     bay = types.SimpleNamespace(n=321_270, m=794_830, dtype=np.dtype(np.int32))  # refused at 16384 before
-    assert runner.default_block_size(bay, block_solvers.PHAST, h100, on_gpu=True, store=False) == 16384
+    # reduced in place: one sweep of the most that fit, not a sweep of that many and a narrow second one
+    assert runner.default_block_size(bay, block_solvers.PHAST, h100, on_gpu=True, store=False) == \
+        runner.fitting_sources(bay, block_solvers.PHAST, h100, block_solvers.IN_PLACE_BLOCK, store=False) < 65536
+    assert runner.default_block_size(bay, block_solvers.PHAST, h100, on_gpu=True, store=True) < 16384  # rows kept
 
 
 @pytest.mark.parametrize("count,size,workers", [(264346, 8192, 2), (321270, 8192, 2), (264346, 8192, 1),
@@ -419,9 +422,7 @@ def test_a_default_block_gives_every_worker_as_many_blocks(count, size, workers)
     block = runner.balanced(count, size, workers)
     blocks = -(-count // block)
     assert 1 <= block <= size
-    if workers == 1:
-        assert block == size
-    elif count >= workers * runner.BLOCK_MULTIPLE:
+    if count >= workers * runner.BLOCK_MULTIPLE:
         fewest = -(-(-(-count // size)) // workers) * workers
         assert blocks == fewest and block % runner.BLOCK_MULTIPLE == 0
         last = count - (blocks - 1) * block
@@ -429,6 +430,7 @@ def test_a_default_block_gives_every_worker_as_many_blocks(count, size, workers)
     assert runner.balanced(264346, 8192, 2) == 7808  # NY on two GPUs: 34 blocks, 17 each
     assert runner.balanced(264346, 16384, 2) == 14720  # 18 blocks, 9 each
     assert runner.balanced(321270, 16384, 2) == 16064  # BAY: 20 blocks, the last not 9,974 sources
+    assert runner.balanced(264346, 65536, 1) == 52928  # NY on one GPU: 5 blocks, the last not 2,202 sources
 
 
 def test_all_sources_and_estimate_take_the_balanced_default_block():

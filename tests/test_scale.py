@@ -239,14 +239,15 @@ def test_the_memory_plan_adds_up_and_picks_the_largest_block_that_fits_each_card
     L.hierarchy_of(g)
     total = ct.PLAN_CARDS["NVIDIA H100 80GB HBM3"]
     plan = ct.memory_plan(g, total - (1 << 30), total)  # a GPU with 1 GiB in use
-    assert list(plan["gpu"]) == list(ct.PLAN_CARDS) and (plan["block_sources"] == 16384).all()  # both roomy
+    widest = block_solvers.IN_PLACE_BLOCK
+    assert list(plan["gpu"]) == list(ct.PLAN_CARDS) and (plan["block_sources"] == widest).all()  # both roomy
     parts = plan[["working_matrix_gb", "layout_gb", "stamps_and_sums_gb", "graph_gb"]].sum(axis=1)
     np.testing.assert_allclose(parts, plan["block_gb"], rtol=1e-12)
-    assert (plan["sweep_sources"] == 16384).all()
+    assert (plan["sweep_sources"] == widest).all()
     tight = ct.memory_plan(g, 64 << 20, total)  # 64 MiB free on an H100: smaller sweeps there, several a block
     size, block = int(tight["sweep_sources"].iloc[0]), int(tight["block_sources"].iloc[0])
-    assert size < 16384 and runner.block_need(g, size, block_solvers.PHAST, store=False) <= 64 << 20
-    assert block == min(16384, size * runner.SWEEPS_PER_BLOCK)
+    assert size < widest and runner.block_need(g, size, block_solvers.PHAST, store=False) <= 64 << 20
+    assert block == min(widest, size * runner.SWEEPS_PER_BLOCK)
     assert tight["blocks_every_source"].iloc[0] == -(-g.n // block)
 
 

@@ -59,3 +59,20 @@ def test_sums_taken_through_an_order_are_those_reordered_first():
     through = sums_wire.pack(sums, order=order).unpack()
     for key, value in sums_wire.pack({key: value[order] for key, value in sums.items()}).unpack().items():
         np.testing.assert_array_equal(through[key], value, err_msg=key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 200), tops=st.tuples(*[st.sampled_from(TOPS)] * 5), seed=st.integers(0, 9))
+def test_sums_added_from_the_wire_are_those_added_unpacked(n, tops, seed):
+    """Adding packed sums into totals (carries out of the low words included) gives the bits of
+    :func:`.fixed_sums.add` of the unpacked ones."""
+    from apsp_kernels.distributed import fixed_sums
+    totals, part = sums_of(n, TOPS[-1:] * 5, seed + 10), sums_of(n, tops, seed)
+    want = {key: value.copy() for key, value in totals.items()}
+    for key in ("sum_in", "harmonic_in"):
+        fixed_sums.add(want[key], part[key])
+    want["reach_in"] += part["reach_in"]
+    got = sums_wire.pack(part).add_into(totals)
+    for key in want:
+        assert got[key].dtype == want[key].dtype
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)

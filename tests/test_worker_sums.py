@@ -254,3 +254,63 @@ def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_le
     assert got[addresses[0]]["blocks"] == {0}
     np.testing.assert_array_equal(got[addresses[0]]["packed"].unpack()["reach_in"], partial["reach_in"])
     assert isinstance(got[stuck], BaseException)
+
+
+class LoopClient:
+    """What :class:`.worker_sums.Collecting` uses of a Dask client: an event loop on a thread of its
+    own, and ``_gather`` that hands over each future's collect result (here the future is that result)."""
+
+    def __init__(self):
+        import asyncio
+        import threading
+        import types
+        self.loop = types.SimpleNamespace(asyncio_loop=asyncio.new_event_loop())
+        self.thread = threading.Thread(target=self.loop.asyncio_loop.run_forever, daemon=True)
+        self.thread.start()
+
+    async def _gather(self, futures, direct=False):
+        return list(futures)
+
+    def stop(self):
+        self.loop.asyncio_loop.call_soon_threadsafe(self.loop.asyncio_loop.stop)
+        self.thread.join()
+
+
+def test_each_worker_s_sums_are_added_as_they_come_in_and_once():
+    """A worker's sums are fetched and added once all its blocks have reported, before the wave's sums
+    are asked for; taken again (gather's look at what the collect tasks gave), they count once."""
+    import threading
+    import time
+    g = road()
+    blocks, key = partials(g), ("token", "run-1")
+    workers = FakeWorkers(["a", "b"])
+    acc = Accumulator(g.n, np.arange(g.n, dtype=np.int32), BINS)
+    for b, partial in blocks.values():
+        acc.add(b.start, workers.on("ab"[b.id % 2], worker_sums.keep, key, b.id, partial))
+    collected = workers.run(worker_sums.collect, key)
+    merging = worker_sums.Merging(acc, set(blocks))
+    threads = []
+    take = merging.take
+    merging.take = lambda *args: (threads.append(threading.current_thread().name), take(*args))
+    client = LoopClient()
+    try:
+        collecting = worker_sums.Collecting(client, collected, {"a": 5, "b": 5}, merging)
+        for _ in range(5):
+            collecting.block_done("a")
+        for _ in range(50):
+            if merging.counted:
+                break
+            time.sleep(0.05)
+        assert merging.counted == {0, 2, 4, 6, 8} and threads == ["apsp-sums_0"]  # a's, b's blocks still out
+        for _ in range(5):
+            collecting.block_done("b")
+        for _ in range(50):
+            if len(merging.counted) == 10:
+                break
+            time.sleep(0.05)
+        collecting.close()
+    finally:
+        client.stop()
+    for address, got in collected.items():  # what fetch_collected hands gather: added already
+        merging.take(address, got)
+    assert acc.result().same_as(one_process(g)) and len(threads) == 4

@@ -32,6 +32,9 @@ PHAST_MIN_N = 4096  # below this a hierarchy does not pay for itself in an all-s
 # their widest, 16384 columns (a tree of NY 3.1 us against 3.8 at 8192 on an H100, per_tree.csv in
 # results/scale/phast); else the largest that fits (runner.default_block_size)
 DEFAULT_BLOCK = {PHAST: 16384}
+# sources per block of PHAST reduced in place (no rows kept), where they fit: fewer, wider blocks
+# share a block's fixed costs and the gaps between tasks (continent_block_size in results/paper/scale)
+IN_PLACE_BLOCK = 65536
 SMALLEST_DEFAULT_BLOCK = 1024
 FALLBACK_GPU = "okuyama:task_parallel_shared_tuned"
 SCIPY = "scipy:dijkstra"

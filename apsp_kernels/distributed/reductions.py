@@ -238,6 +238,12 @@ class Accumulator:
             fixed_sums.add(self.per_target[key], sums[key])
         self.per_target["reach_in"] += sums["reach_in"]
 
+    def add_packed(self, scales, packed) -> None:
+        """:meth:`add_per_vertex` of a worker's sums as they travelled (:class:`.sums_wire.Packed`),
+        added from the payload."""
+        self._check_scales(scales, "per-vertex sums")
+        packed.add_into(self.per_target)
+
     def _check_scales(self, scales, what: str) -> None:
         scales = np.asarray(scales)
         if self.scales is None:

@@ -190,16 +190,19 @@ SWEEPS_PER_BLOCK = 8  # in-place PHAST: sweeps a block holds where one sweep of 
 
 def default_block_size(graph, key: str, facts: dict, on_gpu: bool, count: int | None = None,
                        store: bool = True, reduce: bool = True, waves: bool = False) -> int:
-    """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources),
-    or, where it does not fit the GPU of the worker with the least free memory, the largest that
-    does (:func:`fitting_sources`); a block reduced in place takes :data:`SWEEPS_PER_BLOCK` such
-    sweeps one after another (one task, the host waiting once); then shrunk so that ``count``
-    sources make a multiple of the workers' number of blocks (:func:`balanced`)."""
-    size = block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
+    """The block solver's preferred block (:data:`block_solvers.DEFAULT_BLOCK`, else 1024 sources;
+    :data:`block_solvers.IN_PLACE_BLOCK` for PHAST reduced in place), or, where it does not fit the
+    GPU of the worker with the least free memory, the largest that does (:func:`fitting_sources`);
+    a block reduced in place takes up to :data:`SWEEPS_PER_BLOCK` such sweeps one after another
+    (one task, the host waiting once) where two would not hold it; then shrunk so that ``count``
+    sources make a multiple of the workers' number of blocks, all about the same size (:func:`balanced`)."""
+    in_place = on_gpu and _in_place(key, store, reduce)
+    size = block_solvers.IN_PLACE_BLOCK if in_place else \
+        block_solvers.DEFAULT_BLOCK.get(key, block_solvers.SMALLEST_DEFAULT_BLOCK) if on_gpu else \
         block_solvers.SMALLEST_DEFAULT_BLOCK
     fits = fitting_sources(graph, key, facts, size, store, reduce, waves)
     if fits < size:
-        size = min(size, fits * SWEEPS_PER_BLOCK) if on_gpu and _in_place(key, store, reduce) else fits
+        size = min(size, fits * SWEEPS_PER_BLOCK) if in_place and 2 * fits <= size else fits
     return size if count is None else balanced(count, size, max(len(facts), 1))
 
 
@@ -251,10 +254,9 @@ def balanced(count: int, size: int, workers: int) -> int:
     ``count`` sources into as few blocks of at most ``size`` as make a multiple of ``workers``, so
     that the workers get as many blocks of about the same size: NY's 264,346 sources on 2 workers
     in 18 blocks of 14,720 instead of 17 of 16,384 (9 and 8 blocks: as little as 1.79x), BAY's 321,270 in
-    20 of 16,064 instead of 19 of 16,384 and one of 9,974 (at most 1.96x)."""
+    20 of 16,064 instead of 19 of 16,384 and one of 9,974 (at most 1.96x); on one worker, NY's in 5
+    blocks of 52,928 instead of 4 of 65,536 and one of 2,202 (a block too narrow to fill the GPU)."""
     blocks = -(-count // size)
-    if workers < 2:
-        return size
     blocks = -(-blocks // workers) * workers
     even = -(-count // blocks)
     rounded = -(-even // BLOCK_MULTIPLE) * BLOCK_MULTIPLE
@@ -389,7 +391,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             after = {address: [] for address in addresses}
             for b, future in zip(wave, futures):
                 after[given_to(b.id, addresses)].append(future)
-            collecting = worker_sums.start_collect(client, sums_key, after=after)
+            collecting = worker_sums.start_collect(client, sums_key, after=after,
+                                                   merging=worker_sums.Merging(acc, {b.id for b in wave}))
         return wave, futures, sums_key, collecting
 
     def take_sums(wave, futures, sums_key, collecting) -> int:

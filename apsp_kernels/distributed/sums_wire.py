@@ -31,23 +31,37 @@ class Packed:
 
     def unpack(self) -> dict:
         """``sum_in``, ``harmonic_in`` ((n, 2) uint64) and ``reach_in`` (int64), as they were packed."""
+        sums = {"sum_in": np.zeros((self.n, 2), np.uint64), "harmonic_in": np.zeros((self.n, 2), np.uint64),
+                "reach_in": np.zeros(self.n, np.int64)}
+        return self.add_into(sums)
+
+    def add_into(self, totals: dict) -> dict:
+        """``totals`` (host ``sum_in``, ``harmonic_in``: (n, 2) uint64 fixed point; ``reach_in``: int64)
+        plus these sums, added column by column from the payload (the same bits as
+        :func:`.fixed_sums.add` of :meth:`unpack`'s, without making those arrays); returns ``totals``."""
         n, at, columns = self.n, 0, []
         for width in self.widths:
             columns.append(None if not width else
                            np.frombuffer(self.payload, dtype=np.uint32 if width == 4 else np.uint64,
                                          count=n, offset=at))
             at += width * n
-        return {"sum_in": _words(n, *columns[0:2]), "harmonic_in": _words(n, *columns[2:4]),
-                "reach_in": np.zeros(n, np.int64) if columns[4] is None else columns[4].astype(np.int64)}
+        _add_words(totals["sum_in"], *columns[0:2])
+        _add_words(totals["harmonic_in"], *columns[2:4])
+        if columns[4] is not None:
+            reach = totals["reach_in"]
+            np.add(reach, columns[4] if columns[4].dtype == np.uint32 else columns[4].view(np.int64), out=reach)
+        return totals
 
 
-def _words(n: int, low, high) -> np.ndarray:
-    """(n, 2) uint64 fixed-point sums from their word columns (None: zeros)."""
-    words = np.zeros((n, 2), dtype=np.uint64)
-    for i, column in enumerate((low, high)):
-        if column is not None:
-            words[:, i] = column
-    return words
+def _add_words(total: np.ndarray, low, high) -> None:
+    """(n, 2) uint64 fixed-point ``total`` plus the sums whose word columns are ``low`` and ``high``
+    (None: zeros), the low word's carry included."""
+    if low is not None:
+        total_low = total[:, 0]
+        np.add(total_low, low, out=total_low)
+        np.add(total[:, 1], total_low < low, out=total[:, 1])  # the low words that wrapped
+    if high is not None:
+        np.add(total[:, 1], high, out=total[:, 1])
 
 
 def pack(sums: dict, order=None) -> Packed:

@@ -16,6 +16,7 @@ into it (:func:`add_in_place`): no per-vertex array leaves the GPU before the en
 """
 from __future__ import annotations
 
+import functools
 import threading
 import uuid
 
@@ -111,20 +112,20 @@ def collect_all(client, key: tuple) -> dict:
     return fetch_collected(client, start_collect(client, key))
 
 
-def start_collect(client, key: tuple, after: dict | None = None) -> "Collecting":
+def start_collect(client, key: tuple, after: dict | None = None, merging: "Merging | None" = None) -> "Collecting":
     """{address: future} of a :func:`collect` task pinned to each worker, ahead of any block queued
     there (priority :data:`FIRST`): blocks submitted after it add into fresh sums, not these.
     ``after``: {address: the futures of the blocks given to that worker}, submitted with them: each
     collect then runs as soon as its worker's blocks are done (they are its dependencies, their
     results local), with no round trip to the client in between (else: every worker the
-    scheduler knows now, at once)."""
+    scheduler knows now, at once). ``merging``: where each worker's sums go as they come in."""
     token = uuid.uuid4().hex[:12]
     after = {address: [] for address in cluster.workers(client)} if after is None else after
     futures = {address: client.submit(collect_after, key, *after[address], workers=[address],
                                       allow_other_workers=False, pure=False, priority=FIRST,
                                       key=f"apsp-collect-sums-{token}-{i}")
                for i, address in enumerate(sorted(after))}
-    return Collecting(client, futures, {address: len(blocks) for address, blocks in after.items()})
+    return Collecting(client, futures, {address: len(blocks) for address, blocks in after.items()}, merging)
 
 
 def collect_after(key: tuple, *blocks) -> dict | None:
@@ -136,11 +137,13 @@ class Collecting(dict):
     """{address: future} of one wave's collect tasks (:func:`start_collect`); :meth:`block_done`
     counts the blocks given to each worker as their results come in, and once all of a worker's
     have, its sums are fetched from it in the background, while the other workers' last blocks
-    still run (:func:`fetch_collected` takes them from there)."""
+    still run, and added to ``merging`` (when given) on a thread of their own as they arrive
+    (:func:`fetch_collected` takes them from there)."""
 
-    def __init__(self, client, futures: dict, blocks: dict):
+    def __init__(self, client, futures: dict, blocks: dict, merging: "Merging | None" = None):
         super().__init__(futures)
-        self.client, self.left, self.fetching = client, dict(blocks), {}
+        self.client, self.left, self.fetching, self.merging = client, dict(blocks), {}, merging
+        self._adding, self._lock = None, threading.Lock()
 
     def block_done(self, address: str) -> None:
         """One more result of the blocks given to ``address``."""
@@ -149,8 +152,54 @@ class Collecting(dict):
         self.left[address] -= 1
         if not self.left[address]:
             import asyncio
-            self.fetching[address] = asyncio.run_coroutine_threadsafe(
+            fetch = self.fetching[address] = asyncio.run_coroutine_threadsafe(
                 self.client._gather([self[address]], direct=True), self.client.loop.asyncio_loop)
+            if self.merging is not None:
+                fetch.add_done_callback(functools.partial(self._add_when_in, address))
+
+    def _add_when_in(self, address: str, fetch) -> None:
+        """``address``'s sums, fetched, added to ``merging`` off the client's event loop (a failed fetch
+        or add leaves them to :func:`fetch_collected` and :func:`gather`)."""
+        if fetch.cancelled() or fetch.exception() is not None:
+            return
+        with self._lock:
+            if self._adding is None:
+                from concurrent.futures import ThreadPoolExecutor
+                self._adding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apsp-sums")
+            if self._adding:  # else closed: gather takes them
+                self._adding.submit(self.merging.take, address, fetch.result()[0])
+
+    def close(self) -> None:
+        """Wait for the sums being added now; those still queued are left to :func:`gather`."""
+        with self._lock:
+            adding, self._adding = self._adding, False
+        if adding:
+            adding.shutdown(wait=True, cancel_futures=True)
+
+
+class Merging:
+    """One wave's per-vertex sums, added into the client's accumulator ``acc`` (:meth:`take`, safe
+    from any thread): each worker's accumulator, which together must hold the blocks ``expected``,
+    each counted once. An accumulator that holds a block already counted (a task that ran on two
+    live workers, or the same accumulator taken twice) is left out whole."""
+
+    def __init__(self, acc, expected: set):
+        self.acc, self.expected, self.counted, self.errors = acc, set(expected), set(), []
+        self._lock = threading.Lock()
+
+    def take(self, address: str, got) -> None:
+        """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it)."""
+        with self._lock:
+            if isinstance(got, BaseException):
+                self.errors.append(f"{address}: {got!r}")  # its sums are lost: its blocks run again
+                return
+            if got is None or got["blocks"] & self.counted:
+                return
+            if not got["blocks"] <= self.expected:
+                raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - self.expected)} "
+                                   f"that its run never gave it")
+            self.acc.add_packed(got["scales"], got["packed"])
+            self.counted.update(got["blocks"])
 
 
 def fetch_collected(client, futures: dict) -> dict:
@@ -189,6 +238,8 @@ def fetch_collected(client, futures: dict) -> dict:
     finally:
         for fetch in fetching.values():  # the background fetches still under way
             fetch.cancel()
+        if isinstance(futures, Collecting):
+            futures.close()
         client.cancel(list(futures.values()))
     return out
 
@@ -209,38 +260,28 @@ def held_runs() -> list:
 def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all, started: dict | None = None) -> int:
     """Add to the client's :class:`.reductions.Accumulator` ``acc`` the workers' accumulators of
     run ``key`` (``fetch(client, key)``, as :func:`collect_all`; the first round's from the collect
-    tasks ``started`` already, :func:`start_collect`, when given), which together must hold the
-    blocks ``expected``, each counted once.
+    tasks ``started`` already, :func:`start_collect`, when given: their :class:`Merging`, if any,
+    has those that came in added), which together must hold the blocks ``expected``, each counted
+    once (:class:`Merging`).
 
-    An accumulator that holds a block already counted (a task that ran on two live workers) is
-    left out whole. Blocks the collect tasks ``started`` did not find are looked for once on every
-    worker; those then counted by none (their worker died, or left out) run again under a fresh
-    key: ``run_again(block_ids, new_key)`` returns when their tasks are done. Returns how many
-    blocks ran again."""
-    counted: set = set()
-    again, errors, looked_again = 0, [], False
+    Blocks the collect tasks ``started`` did not find are looked for once on every worker; those
+    then counted by none (their worker died, or left out) run again under a fresh key:
+    ``run_again(block_ids, new_key)`` returns when their tasks are done. Returns how many blocks
+    ran again."""
+    merging = getattr(started, "merging", None) or Merging(acc, expected)
+    again, looked_again = 0, False
 
     def take(collected: dict) -> None:
         for address in sorted(collected):
-            got = collected[address]
-            if isinstance(got, BaseException):
-                errors.append(f"{address}: {got!r}")  # its sums are lost: its blocks run again
-                continue
-            if got is None or got["blocks"] & counted:
-                continue
-            if not got["blocks"] <= expected:
-                raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - expected)} "
-                                   f"that run {key} never gave it")
-            acc.add_per_vertex({"scales": got["scales"], **got["packed"].unpack()})
-            counted.update(got["blocks"])
+            merging.take(address, collected[address])
     for round_ in range(MAX_ROUNDS + 1):
         take(fetch_collected(client, started) if started and not round_ else fetch(client, key))
-        if started and not round_ and expected - counted:
+        if started and not round_ and merging.expected - merging.counted:
             # sums a worker added after its collect task ran (a block it took over from a worker
             # that left), or on a worker that joined since: taken from every worker now
             take(fetch(client, key))
             looked_again = True
-        missing = expected - counted
+        missing = merging.expected - merging.counted
         if not missing:
             if again or looked_again:  # sums of blocks run twice, or after their worker's were taken
                 client.run(drop, key, on_error="ignore")
@@ -252,4 +293,4 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
         again += len(missing)
     client.run(drop, key, on_error="ignore")
     raise RuntimeError(f"the per-vertex sums of blocks {sorted(missing)} were lost {MAX_ROUNDS} times over; "
-                       f"check the workers' logs" + (f" ({'; '.join(errors[-3:])})" if errors else ""))
+                       f"check the workers' logs" + (f" ({'; '.join(merging.errors[-3:])})" if merging.errors else ""))

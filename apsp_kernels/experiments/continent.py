@@ -206,8 +206,10 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                 log(f"{graph.name} on {device}: dry run: {est['label']}: {est['seconds']:.0f} s for every source")
             free = min(f["gpu_free"] for f in facts.values())
             total = min(f.get("gpu_total", 0) for f in facts.values())
-            t = time.perf_counter()
-            all_sources(graph, client, sources[:min(len(sources), count * 16384)], bins=bins, progress=False)
+            t = time.perf_counter()  # a block a worker, as wide as the run's: the compile, the graph, the memory pool
+            block = runner.default_block_size(graph, block_solvers.PHAST, facts, True, len(sources), store=False)
+            all_sources(graph, client, sources[:min(len(sources), count * block)], block_size=block, bins=bins,
+                        progress=False)
             warm = time.perf_counter() - t
             runs = [all_sources(graph, client, sources, bins=bins, progress=False) for _ in range(repeats)]
             run = sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
