@@ -1,4 +1,5 @@
-"""The integer thresholds by which sweep_reductions.cu bins int distances: numpy.histogram's bins."""
+"""The integer thresholds by which sweep_reductions.cu bins int distances: numpy.histogram's bins; how a
+pass over the working matrix is cut into launches of columns."""
 from fractions import Fraction
 
 import numpy as np
@@ -176,3 +177,17 @@ def test_a_blocks_packed_results_unpack_into_its_partial_and_refuse_a_distance_p
     far.packed[2] = 101
     with pytest.raises(RuntimeError, match="exceeds 100"):
         far.partial()
+
+
+def test_a_pass_is_cut_where_its_chunks_fill_the_gpu_badly():
+    """53 chunks on 132 slots get 2 CUDA blocks each (80 % of the GPU): 44 then 9 whole chunks
+    take 3 and 14; 64 or 44 chunks, a short pass or one chunk stay one launch."""
+    assert SR.column_launches(53568, 132, 12000) == [(0, 44352), (44352, 53568)]
+    assert SR.column_launches(52928, 132, 12000) == [(0, 44736), (44736, 52928)]
+    for width, slots, tiles in [(65536, 132, 12000), (44096, 132, 12000), (52928, 264, 12000),
+                                (53568, 132, 2), (900, 132, 12000), (5 * SR.CHUNK, 264, 12000)]:
+        assert SR.column_launches(width, slots, tiles) == [(0, width)]
+    for width in range(1, 70000, 997):  # the launches cover the columns once; a later one whole chunks
+        got = SR.column_launches(width, 132, 5000)
+        assert got[0][0] == 0 and got[-1][1] == width and all(a[1] == b[0] for a, b in zip(got, got[1:]))
+        assert all((stop - start) % SR.CHUNK == 0 for start, stop in got[1:])

@@ -127,6 +127,29 @@ def test_the_reductions_on_part_of_the_gpu_give_the_same_bits(share):
         np.testing.assert_array_equal(part.result()[key], whole.result()[key], err_msg=key)
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+@pytest.mark.parametrize("whole", [1, 3])
+def test_a_pass_cut_into_launches_of_columns_gives_one_launch_s_bits(dtype, whole, monkeypatch):
+    """The first columns (their last chunk partial), then ``whole`` chunks of columns that start
+    inside every row: the bits of one launch over every column, on all the GPU and on a share."""
+    g = generators.road_like(5000, 12000, seed=8, dtype=dtype)
+    sources = np.arange(200, 3500)  # 4 chunks of columns, the last partial
+    edges, scales = reductions.default_bins(g), scales_for(g)
+    sweeps = PB.BatchedPhast(g, SR.K).setup()
+    sweeps.sweep(cp.asarray(padded_sources(sweeps.lay.rank, sources, SR.K)))
+    whole_sums, cut_sums = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
+    want = SR.reduce_matrix_packed(sweeps.D, len(sources), g.inf, edges, scales, whole_sums)
+    cut = len(sources) - whole * SR.CHUNK
+    monkeypatch.setattr(SR, "column_launches", lambda width, slots, tiles: [(0, cut), (cut, width)])
+    passes = SR.RowReductions(sweeps.D, len(sources), g.inf, edges, scales, cut_sums)
+    passes.rows(0, 1700, gpu_share=0.5)
+    passes.rows(1700, g.n)
+    assert passes.launches == 4
+    np.testing.assert_array_equal(passes.packed().packed, want.packed)
+    for key in PER_TARGET:
+        np.testing.assert_array_equal(cut_sums.result()[key], whole_sums.result()[key], err_msg=key)
+
+
 @pytest.mark.parametrize("cuts", [[0, 1, 2, 777, 5000], [0, 2500, 2508, 4999, 5000]])
 def test_passes_over_row_ranges_in_any_order_give_one_passs_bits(cuts):
     """Each row in one pass, the passes in any order and on any share: the bits of one pass over
