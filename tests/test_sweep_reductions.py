@@ -181,13 +181,15 @@ def test_a_blocks_packed_results_unpack_into_its_partial_and_refuse_a_distance_p
 
 def test_a_pass_is_cut_where_its_chunks_fill_the_gpu_badly():
     """53 chunks on 132 slots get 2 CUDA blocks each (80 % of the GPU): 44 then 9 whole chunks
-    take 3 and 14; 64 or 44 chunks, a short pass or one chunk stay one launch."""
+    take 3 and 14; 64 or 44 chunks, a short pass, one chunk or a width whose later launch would
+    start unaligned (NY's last block on one GPU, 52,634 sources) stay one launch."""
     assert SR.column_launches(53568, 132, 12000) == [(0, 44352), (44352, 53568)]
     assert SR.column_launches(52928, 132, 12000) == [(0, 44736), (44736, 52928)]
     for width, slots, tiles in [(65536, 132, 12000), (44096, 132, 12000), (52928, 264, 12000),
-                                (53568, 132, 2), (900, 132, 12000), (5 * SR.CHUNK, 264, 12000)]:
+                                (53568, 132, 2), (900, 132, 12000), (5 * SR.CHUNK, 264, 12000),
+                                (52634, 132, 12000), (53567, 132, 12000)]:  # not a multiple of OWN: unaligned
         assert SR.column_launches(width, slots, tiles) == [(0, width)]
     for width in range(1, 70000, 997):  # the launches cover the columns once; a later one whole chunks
         got = SR.column_launches(width, 132, 5000)
         assert got[0][0] == 0 and got[-1][1] == width and all(a[1] == b[0] for a, b in zip(got, got[1:]))
-        assert all((stop - start) % SR.CHUNK == 0 for start, stop in got[1:])
+        assert all((stop - start) % SR.CHUNK == 0 and start % SR.OWN == 0 for start, stop in got[1:])

@@ -36,6 +36,7 @@ CHUNK = 1024  # columns of a CUDA block (sweep_reductions.cu's SWR_CHUNK)
 TILE = 8  # rows a CUDA block holds in shared memory at a time (SWR_TILE)
 LANE_BINS = 256  # histograms up to this many bins count per lane in shared memory (SWR_LANE_BINS)
 THREADS = 256  # a CUDA block's threads, four columns each (SWR_THREADS)
+OWN = 4  # neighbouring columns a thread loads at once, aligned (SWR_OWN): a later launch starts at a multiple
 # int distances: a row's 1/d summed exactly in two doubles a lane from this inverse scale up (SWR_EXACT_SCALE)
 EXACT_SCALE = 83
 FAST_PREFIX = "swr_reduce_i32_"  # the int kernels with no branch per term: _equal and _fast
@@ -211,8 +212,12 @@ def column_launches(width: int, slots: int, tiles: int) -> list[tuple[int, int]]
     of one: at 53 chunks and 132 slots, 106 blocks fill 80 % of the GPU. So the pass is cut in two where
     that is 10 % faster: the first columns (the partial chunk last, as one launch ends its row), then
     whole chunks (NY's and BAY's blocks of 52,928 and 53,568 sources, continent_block_size in
-    results/paper/scale). The same bits: each column's terms in one launch, every sum an integer."""
+    results/paper/scale). Only where ``width`` is a multiple of :data:`OWN`: the later launch's rows
+    then start aligned for the threads' vector loads. The same bits: each column's terms in one
+    launch, every sum an integer."""
     chunks = -(-width // CHUNK)
+    if width % OWN:
+        return [(0, width)]
 
     def rows_a_block(c: int) -> int:
         return -(-tiles // max(1, min(tiles, slots // c)))
