@@ -215,9 +215,9 @@ def column_launches(width: int, slots: int, tiles: int) -> list[tuple[int, int]]
     results/paper/scale). Only where ``width`` is a multiple of :data:`OWN`: the later launch's rows
     then start aligned for the threads' vector loads. The same bits: each column's terms in one
     launch, every sum an integer."""
-    chunks = -(-width // CHUNK)
     if width % OWN:
         return [(0, width)]
+    chunks = -(-width // CHUNK)
 
     def rows_a_block(c: int) -> int:
         return -(-tiles // max(1, min(tiles, slots // c)))

@@ -27,7 +27,7 @@ from .. import datasets
 from ..distributed import all_sources, cluster
 from ..distributed.reductions import default_bins
 from ..records import git_commit, write_csv
-from .scale_runs import device_of, open_cluster
+from .scale_runs import device_of, median_run, open_cluster
 
 
 def widest_blocks(run) -> dict:
@@ -50,9 +50,8 @@ def measure(graph, counts, sizes, repeats: int = 2, processes: bool = True, log=
             for size in sizes:
                 asked = {"block_size": size} if size else {}
                 all_sources(graph, client, bins=bins, progress=False, **asked)  # compile, graph, memory pool
-                runs = sorted((all_sources(graph, client, bins=bins, progress=False, **asked) for _ in range(repeats)),
-                              key=lambda r: r.seconds)
-                run = runs[(len(runs) - 1) // 2]
+                runs = [all_sources(graph, client, bins=bins, progress=False, **asked) for _ in range(repeats)]
+                run = median_run(runs)
                 first = first or run.reductions
                 same = all(r.reductions.same_as(first) for r in runs)
                 busiest = max(run.worker_seconds.values())

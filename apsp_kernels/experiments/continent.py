@@ -53,7 +53,7 @@ from ..sssp_hierarchy import layout as L
 from ..sssp_hierarchy import phast_batched as PB
 from . import contraction_time
 from .phast_batched import road_stand_in, stand_in_name, sweep_bytes_per_tree
-from .scale_runs import device_of, open_cluster, run_record, verify_reductions
+from .scale_runs import device_of, median_run, open_cluster, run_record, verify_reductions
 
 EXPERIMENT = "continent"
 USA_SIZE = (23_947_347, 58_333_344)  # DIMACS USA-road-d.USA: vertices, arcs (its stand-in's size)
@@ -212,7 +212,7 @@ def scaling(graph, sources: np.ndarray, gpu_counts, cfg: dict, log=print, repeat
                         progress=False)
             warm = time.perf_counter() - t
             runs = [all_sources(graph, client, sources, bins=bins, progress=False) for _ in range(repeats)]
-            run = sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
+            run = median_run(runs)
             bound, copy = bound_us(graph, client, all(f["on_gpu"] for f in facts.values()))
         finally:
             cluster.close(client)

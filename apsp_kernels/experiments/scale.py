@@ -33,8 +33,8 @@ from ..records import Record
 from ..report import label
 from ..sampling import scaled_sample
 from . import continent, continent_claims
-from .scale_runs import (PAPER, device_of, open_cluster, run_record, verify_reductions, verify_store,  # noqa: F401
-                         worker_unit, workers_count)
+from .scale_runs import (PAPER, device_of, median_run, open_cluster, run_record, verify_reductions,  # noqa: F401
+                         verify_store, worker_unit, workers_count)
 from .scale_phast import (CONTRACTION_METHOD, PHAST_CONTRACTION_GOAL_S, PHAST_GOALS_S, PHAST_METHOD,  # noqa: F401
                           phast_figure, phast_records, phast_roads, phast_stand_ins, phast_verdicts)
 
@@ -103,11 +103,6 @@ def sample_for(ids: np.ndarray, est: dict, budget: float):
         return ids, 1.0, ""
     size = max(est["workers"], int(len(ids) * budget / max(full, 1e-12)))
     return scaled_sample(ids, size, why=f": the dry run estimated up to {full:.0f} s for all")
-
-
-def median_run(runs):
-    """The run of median wall time (the lower middle one of an even count)."""
-    return sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
 
 
 def road_run(graph, client, cfg, experiment) -> tuple[Record, dict]:

@@ -29,6 +29,11 @@ def open_cluster(gpus: int | None, processes: bool = True):
     return cluster.local(cpu_workers=gpus, processes=processes)
 
 
+def median_run(runs):
+    """The run of median wall time (the lower middle one of an even count)."""
+    return sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
+
+
 def worker_unit() -> str:
     """What the "GPU" runs ran on, for claims: GPUs, or CPU workers where there is none."""
     return "GPUs" if gpu.available() and cluster.dask_cuda_available() else "CPU workers (no GPU)"
