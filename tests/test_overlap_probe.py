@@ -85,3 +85,50 @@ def test_without_overlap_one_pass_takes_every_row_after_the_sweep():
     for lo, hi in [(990, 1000), (400, 990), (0, 400)]:
         as_swept.finished(lo, hi)
     assert [entry[1:] for entry in log if entry[0] == "rows"] == [(0, 1000, 1.0)]
+
+
+@pytest.mark.parametrize("lanes", [0, -2, 1.5, True])
+def test_lanes_must_be_a_positive_int(lanes):
+    with pytest.raises(ValueError, match="lanes must be a positive int"):
+        Overlap(lanes=lanes)
+
+
+@pytest.mark.parametrize("count, width, lanes, want", [
+    (8192, 1024, 2, 512),        # the 16M stand-in's block: 16 sweeps of 512 by turns, not 8 of 1024
+    (52928, 52928, 2, 26464),    # NY's block of one sweep: two of half its sources
+    (1000, 300, 2, 128),         # 8 sweeps (4 a lane) of a multiple of K within 150
+    (700, 700, 1, 700),          # one lane: the sweep as it was
+])
+def test_a_block_is_cut_into_as_many_sweeps_on_each_lane(count, width, lanes, want):
+    got = sweep_reductions._lane_width(count, width, lanes)
+    assert got == want and got <= max(width // lanes, 1)
+    sweeps = -(-count // got)
+    assert sweeps % lanes == 0 or lanes == 1
+
+
+def test_a_sweep_too_narrow_for_a_group_a_lane_keeps_one_lane():
+    K = sweep_reductions.K
+    assert sweep_reductions._lanes(Overlap(lanes=2), 2 * K) == 2
+    assert sweep_reductions._lanes(Overlap(lanes=2), 2 * K - 1) == 1
+    assert sweep_reductions._lanes(None, 10 * K) == 1
+
+
+def test_the_next_lane_starts_once_its_share_of_rows_is_final():
+    log = []
+
+    class Mark:
+        def record(self, stream):
+            log.append(("mark", stream.name))
+    as_swept = sweep_reductions._AsSwept(FakePasses(log), FakeStream(log, "sweep"), FakeStream(log, "reduce"),
+                                         segment_rows=100, share=0.5, mark=Mark(), mark_row=500)
+    for lo, hi in [(950, 1000), (600, 950), (450, 600), (300, 450), (0, 300)]:
+        as_swept.finished(lo, hi)
+    marks = [i for i, entry in enumerate(log) if entry[0] == "mark"]
+    assert [log[i] for i in marks] == [("mark", "sweep")]  # once, on the sweep's stream
+    assert [e[1:] for e in log[:marks[0]] if e[0] == "rows"] == [(600, 1000, 0.5)]  # rows 450+ final then
+
+
+def test_the_sweeps_time_counts_each_moment_once():
+    assert sweep_reductions.covered([(0, 2), (1, 3), (5, 6)]) == 4
+    assert sweep_reductions.covered([(0, 1), (1, 2), (2, 3)]) == 3  # one lane: the sum
+    assert sweep_reductions.covered([]) == 0
