@@ -220,32 +220,13 @@ def test_a_block_swept_in_several_launches_gives_the_bits_of_one(overlap, monkey
     assert stats["sweep_ms"] > 0 and stats["reduce_kernel_ms"] > 0 and stats["reduce_ms"] >= stats["reduce_kernel_ms"]
 
 
-@pytest.mark.parametrize("overlap, columns", [(SR.Overlap(segments=5, lanes=2), None),
-                                              (SR.Overlap(segments=5, lanes=2), 600),
-                                              (SR.Overlap(segments=3, gpu_share=0.35, lanes=3), 900)])
-def test_a_block_swept_by_turns_in_lanes_gives_the_bits_of_one_sweep_reduced_after_it(overlap, columns, monkeypatch):
-    """Lanes of their own streams and sums, each sweep started halfway through the one before it."""
-    monkeypatch.setattr(SR, "MIN_SEGMENT_ROWS", 64)
-    g = generators.road_like(5000, 12000, seed=12)
-    sources = np.r_[np.arange(300, 1400), [9, 9]]
-    edges, scales = reductions.default_bins(g), scales_for(g)
-    once, lanes = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
-    want, one = SR.phast_block(g, sources, edges, scales, once, packed=True, overlap=None)
-    got, stats = SR.phast_block(g, sources, edges, scales, lanes, packed=True, overlap=overlap, columns=columns)
-    np.testing.assert_array_equal(got.packed, want.packed)
-    for key in PER_TARGET:
-        np.testing.assert_array_equal(lanes.result()[key], once.result()[key], err_msg=key)
-    assert (one["lanes"], stats["lanes"]) == (1, overlap.lanes) and stats["sweeps"] % overlap.lanes == 0
-    assert stats["sweep_ms"] > 0 and stats["reduce_ms"] >= stats["reduce_kernel_ms"] >= 0
-
-
 def test_the_overlap_probe_times_each_way_and_checks_its_bits():
     from apsp_kernels.experiments import overlap_probe
     g = generators.road_like(6000, 15000, seed=6)
-    ways = {"serial": None, "beside": SR.Overlap(segments=4), "lanes": SR.Overlap(segments=4, lanes=2)}
+    ways = {"serial": None, "beside": SR.Overlap(segments=4)}
     table = overlap_probe.measure(g, size=512, blocks=2, ways=ways, log=lambda text: None, columns=256)
-    assert table["same_bits"].all() and list(table["way"]) == ["serial", "beside", "lanes"]
-    assert list(table["lanes"]) == [1, 1, 2] and (table["columns"] == 256).all()
+    assert table["same_bits"].all() and list(table["way"]) == ["serial", "beside"]
+    assert (table["columns"] == 256).all() and (table["us_a_source"] > 0).all()
     assert (table[["block_ms", "sweep_ms", "reduce_after_sweep_ms"]] > 0).all().all()
     assert table["over_serial"].iloc[0] == 1.0
 

@@ -16,7 +16,10 @@ the bits of one pass). Two ways of fusing the row terms (1/d on the FP64 pipe) w
 reads measured slower on the 16M stand-in (one H200, against these kernels): adding them in
 batched PHAST's downward sweep (a warp a vertex and group adds its part: the sweep lost more than the
 pass gained) and a CUDA block of column threads beside row warps fed through shared memory (half the
-warps left to count the columns, the busier pipe).
+warps left to count the columns, the busier pipe). Nor did two working matrices of half the columns,
+swept by turns on streams of their own, each sweep started halfway through the other's, so that one's
+upward searches and last reductions would run beside the other's downward launches: a block of 8192
+sources of the 16M stand-in took 1.25x as long (``results/paper/scale/continent_lanes_probe``).
 """
 from __future__ import annotations
 
@@ -66,12 +69,6 @@ class SweepSums:
     def result(self) -> dict:
         return self.packed().unpack()
 
-    def add(self, other: "SweepSums") -> None:
-        """``other``'s sums added into these on the device (fixed point: the same bits in any order)."""
-        fixed_sums.add(self.sum_in, other.sum_in)
-        fixed_sums.add(self.harmonic_in, other.harmonic_in)
-        self.reach_in += other.reach_in
-
 
 def bytes_needed(n: int, sources: int, itemsize: int) -> int:
     """Device bytes of one block beyond the layout (the sum of :func:`bytes_parts`)."""
@@ -79,12 +76,11 @@ def bytes_needed(n: int, sources: int, itemsize: int) -> int:
 
 
 def bytes_parts(n: int, sources: int, itemsize: int) -> dict:
-    """One block's device bytes beyond the layout: the working matrix (``sources`` columns, cut
-    among :data:`OVERLAP`'s lanes), its stamps (one per vertex and group of K sources), the run's
-    per-vertex sums (40 B a vertex) and a block's own for each lane beyond the first."""
+    """One block's device bytes beyond the layout: the working matrix, its stamps (one per vertex
+    and group of K sources) and the run's per-vertex sums (40 B a vertex)."""
     columns = -(-sources // K) * K
     return {"working_matrix": n * columns * itemsize, "stamps": (columns // K) * n * 4,
-            "sums": SUMS_BYTES_PER_VERTEX * n, "lane_sums": SUMS_BYTES_PER_VERTEX * n * (_lanes(OVERLAP, sources) - 1)}
+            "sums": SUMS_BYTES_PER_VERTEX * n}
 
 
 @dataclass(frozen=True)
@@ -152,8 +148,7 @@ class RowReductions:
     (:meth:`next_sweep`); the first pass of each takes its columns' own rows (distance 0) off the
     pairs, as numpy leaves them out."""
 
-    def __init__(self, D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                 results=None):
+    def __init__(self, D, count: int, inf, edges: np.ndarray, scales: Scales, sums: SweepSums | None):
         if len(edges) > reductions.MAX_EDGES_ON_DEVICE:
             raise ValueError(f"at most {reductions.MAX_EDGES_ON_DEVICE} histogram edges on the device, "
                              f"got {len(edges)}")
@@ -162,8 +157,7 @@ class RowReductions:
         self.dtype = np.dtype(D.dtype)
         self.inf = self.dtype.type(inf)
         # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
-        # (``results``: another's, whose passes over other sources add into the same)
-        self.results = cp.zeros(4 * count + len(edges), dtype=cp.uint64) if results is None else results
+        self.results = cp.zeros(4 * count + len(edges), dtype=cp.uint64)
         thresholds, self.per_unit = integer_bins(edges)
         self.n_edges = len(edges)
         self.bins = _bins_on_device(edges, thresholds)
@@ -353,23 +347,16 @@ class Overlap:
     launches leave final are reduced on a second stream in segments of about 1 / ``segments`` of the
     rows (a large level cut into launches of that size), on at most ``gpu_share`` of the CUDA
     blocks the GPU holds at once while the sweep goes on, the last one on all of them after it.
-    ``sweep_first``: the sweep's stream takes free multiprocessors before the reductions'.
-    ``lanes``: working matrices that share the block's columns and are swept by turns, each on
-    streams of its own, each sweep started once the one before it has left 1 / ``lanes`` of its rows
-    final: one lane's upward searches (a CUDA block a group of K sources) and its last reductions
-    then run beside another's downward launches, not on an idle GPU."""
+    ``sweep_first``: the sweep's stream takes free multiprocessors before the reductions'."""
 
     segments: int = 32
     gpu_share: float = 0.5
     sweep_first: bool = True
-    lanes: int = 1
 
     def __post_init__(self):
         _check_share(self.gpu_share)
-        for name in ("segments", "lanes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if isinstance(self.segments, bool) or not isinstance(self.segments, int) or self.segments < 1:
+            raise ValueError(f"segments must be a positive int, got {self.segments!r}")
 
 
 OVERLAP = Overlap()  # the fastest way of the overlap probe on the 16M stand-in (one H200)
@@ -378,28 +365,10 @@ _HIGH_PRIORITY, _LOW_PRIORITY = -5, 0  # CUDA clamps them to the device's range 
 _STREAMS: dict = {}
 
 
-def _lanes(overlap: Overlap | None, width: int) -> int:
-    """The lanes a sweep of ``width`` sources is cut into: ``overlap``'s, while each keeps a group of K."""
-    return 1 if overlap is None else max(1, min(overlap.lanes, width // K))
-
-
-def _lane_width(count: int, width: int, lanes: int) -> int:
-    """Sources a sweep of a lane takes: ``count`` in as few sweeps of at most ``width`` / ``lanes``
-    as give each lane as many, all about the same size (a multiple of K where that fits)."""
-    if lanes == 1:
-        return width
-    cap = width // lanes
-    sweeps = -(-count // cap)
-    sweeps = -(-sweeps // lanes) * lanes
-    even = -(-count // sweeps)
-    rounded = -(-even // K) * K
-    return rounded if rounded <= cap else even
-
-
-def _streams(sweep_first: bool, lane: int = 0) -> tuple:
-    """This device's (sweep, reductions) streams of a lane, made once; neither waits for the null stream."""
+def _streams(sweep_first: bool) -> tuple:
+    """This device's (sweep, reductions) streams, made once; neither waits for the null stream."""
     cp = gpu.cupy()
-    key = (cp.cuda.Device().id, sweep_first, lane)
+    key = (cp.cuda.Device().id, sweep_first)
     if key not in _STREAMS:
         _STREAMS[key] = (cp.cuda.Stream(non_blocking=True, priority=_HIGH_PRIORITY if sweep_first else _LOW_PRIORITY),
                          cp.cuda.Stream(non_blocking=True, priority=_LOW_PRIORITY))
@@ -409,21 +378,16 @@ def _streams(sweep_first: bool, lane: int = 0) -> tuple:
 class _AsSwept:
     """Queues a block's reduction passes on ``reduce_stream`` as the sweep on ``sweep_stream``
     leaves rows final (``finished``, descending): a pass once ``segment_rows`` are waiting, on
-    ``share`` of the GPU; what is left after the last launch on all of it. ``mark``: an event
-    recorded on the sweep's stream once its rows from ``mark_row`` up are final."""
+    ``share`` of the GPU; what is left after the last launch on all of it."""
 
-    def __init__(self, passes: RowReductions, sweep_stream, reduce_stream, segment_rows: int, share: float,
-                 mark=None, mark_row: int = 0):
+    def __init__(self, passes: RowReductions, sweep_stream, reduce_stream, segment_rows: int, share: float):
         self.passes, self.sweep_stream, self.reduce_stream = passes, sweep_stream, reduce_stream
-        self.segment_rows, self.share, self.mark, self.mark_row = segment_rows, share, mark, mark_row
+        self.segment_rows, self.share = segment_rows, share
         self.low = self.high = None
 
     def finished(self, lo: int, hi: int) -> None:
         if hi <= lo:
             return
-        if self.mark is not None and lo <= self.mark_row:
-            self.mark.record(self.sweep_stream)
-            self.mark = None
         if self.high is None:
             self.high = hi
         self.low = lo
@@ -439,138 +403,75 @@ class _AsSwept:
         self.high = self.low
 
 
-class _Lane:
-    """One working matrix of a block, its streams and its reduction passes (:func:`phast_block`)."""
-
-    def __init__(self, graph, index: int, overlap: Overlap | None):
-        from ..sssp_hierarchy import phast_batched as PB
-        self.sweeps = PB.BatchedPhast(graph, K)
-        self.sweep_stream, self.reduce_stream = _streams(overlap is not None and overlap.sweep_first, index)
-        self.passes = self.sums = None
-
-
 def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
                 packed: bool = False, overlap: Overlap | None = OVERLAP, columns: int | None = None) -> tuple:
     """Sweep ``sources`` (host ids) in launches of K-wide groups, at most ``columns`` sources each
-    (None: all in one; the working matrix holds one launch's, or ``overlap``'s lanes share them),
-    and reduce the working matrix in place after each: ``(partial, stats)``, the partial without
-    per-vertex sums (added to ``sums``; a lane beyond the first adds into a block's own, added to
-    ``sums`` at the end), as the GPU left it with ``packed`` (:class:`SweepResults`: unpacked where
-    it is merged). ``overlap``: the reductions of finished rows beside the rest of the sweep, and
-    the lanes (:class:`Overlap`; None: after it, one lane). The same bits for any ``columns`` and
-    ``overlap``. The launches are queued one after another on the GPU, the host waiting once, for
-    the results.
+    (None: all in one; the working matrix holds one launch's), and reduce the working matrix in
+    place after each: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``),
+    as the GPU left it with ``packed`` (:class:`SweepResults`: unpacked where it is merged).
+    ``overlap``: the reductions of finished rows beside the rest of the sweep (:class:`Overlap`;
+    None: after it). The same bits for any ``columns`` and ``overlap``. The launches are queued
+    one after another on the GPU, the host waiting once, for the results.
     ``stats``: the sweeps' (``K``, ``levels``, ...) with ``setup_ms`` (host seconds before the
     first event: the layout, both modules' compile, the buffers; a worker's first block pays most
-    of it), ``sweep_ms`` (GPU time while a sweep runs, with the reductions it overlapped), the part
-    of the sweeps' time in the upward searches and top levels (one CUDA block a group of K sources)
-    ``upper_ms``, ``reduce_ms`` (GPU time after the sweeps' ends to the results on the host: what
-    they did not hide) and the part of it to the last reduction kernels' ends ``reduce_kernel_ms``
-    (CUDA events), ``sweeps``, ``lanes``, ``reduce_passes`` and ``reduce_share`` (the GPU share of the
-    passes beside a sweep)."""
+    of it), ``sweep_ms`` (with the reductions it overlapped), the part of it in the upward searches
+    and top levels (one CUDA block a group of K sources) ``upper_ms``, ``reduce_ms`` (after the
+    sweeps: what they did not hide, and the results' way to the host) and the part of it to the
+    last reduction kernels' ends ``reduce_kernel_ms`` (CUDA events, summed over the launches of
+    sources, ``sweeps``), ``reduce_passes`` and ``reduce_share`` (the GPU share of the passes beside
+    a sweep)."""
+    from ..sssp_hierarchy import phast_batched as PB
     from ..sssp_hierarchy.layout import padded_sources
     cp = gpu.cupy()
     began = time.perf_counter()
     sources = np.asarray(sources)
     count = len(sources)
     width = count if columns is None else max(1, min(int(columns), count))
-    n_lanes = _lanes(overlap, width)
-    lane_width = _lane_width(count, width, n_lanes)
-    lanes = [_Lane(graph, i, overlap) for i in range(n_lanes)]
-    need = sum(lane.sweeps.bytes_needed(lane_width, rows=False, layout=not i) for i, lane in enumerate(lanes)) + \
-        SUMS_BYTES_PER_VERTEX * graph.n * n_lanes
-    gpu.require_memory(need, f"batched PHAST of {width} sources at a time on {graph.name}, reduced in place")
-    for lane in lanes:
-        lane.sweeps.setup()
+    sweeps = PB.BatchedPhast(graph, K)
+    gpu.require_memory(sweeps.bytes_needed(width, rows=False) + SUMS_BYTES_PER_VERTEX * graph.n,
+                       f"batched PHAST of {width} sources at a time on {graph.name}, reduced in place")
+    sweeps.setup()
     _module().compile()  # a first block's compile is setup, not reductions
-    caller = cp.cuda.get_current_stream().record()  # the caller's work first (its sums)
+    sweep_stream, reduce_stream = _streams(overlap is not None and overlap.sweep_first)
+    sweep_stream.wait_event(cp.cuda.get_current_stream().record())  # the caller's work first (its sums)
     segment_rows = max(MIN_SEGMENT_ROWS, -(-graph.n // overlap.segments)) if overlap else graph.n + 1
     share = overlap.gpu_share if overlap else 1.0
-    mark_row = graph.n - graph.n // n_lanes
-    marks, ranks, launches, before = [], [], 0, None
+    marks, ranks, launches = [], [], 0
     try:
-        for i, lane in enumerate(lanes):
-            lane.sweep_stream.wait_event(caller)
-            with lane.sweep_stream:
-                lane.sweeps.allocate(lane_width)
-                lane.sums = sums if i == 0 or sums is None else SweepSums(graph.n, scales, sums.rank)
-                lane.passes = RowReductions(lane.sweeps.D, count, graph.inf, edges, scales, lane.sums,
-                                            results=lanes[0].passes.results if i else None)
-        setup_ms = (time.perf_counter() - began) * 1e3
-        for i, first in enumerate(range(0, count, lane_width)):
-            lane = lanes[i % n_lanes]
-            ids = sources[first:first + lane_width]
-            with lane.sweep_stream:
-                if before is not None:  # the sweep before this one has left its share of rows final
-                    lane.sweep_stream.wait_event(before)
-                ranks.append(cp.asarray(padded_sources(lane.sweeps.lay.rank, ids, K)))
-                lane.passes.next_sweep(lane.sweeps.D, first, len(ids))
+        with sweep_stream:
+            sweeps.allocate(width)
+            passes = RowReductions(sweeps.D, count, graph.inf, edges, scales, sums)
+            setup_ms = (time.perf_counter() - began) * 1e3
+            for first in range(0, count, width):
+                ids = sources[first:first + width]
+                ranks.append(cp.asarray(padded_sources(sweeps.lay.rank, ids, K)))
+                passes.next_sweep(sweeps.D, first, len(ids))
                 start, upper, swept, reduced = (cp.cuda.Event() for _ in range(4))
-                before = cp.cuda.Event() if n_lanes > 1 else None
                 start.record()
-                as_swept = _AsSwept(lane.passes, lane.sweep_stream, lane.reduce_stream, segment_rows, share,
-                                    before, mark_row)
-                launches += lane.sweeps.sweep(ranks[-1], after_upper=upper, max_rows=segment_rows if overlap else None,
-                                              finished=as_swept.finished)
+                as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share)
+                launches += sweeps.sweep(ranks[-1], after_upper=upper, max_rows=segment_rows if overlap else None,
+                                         finished=as_swept.finished)
                 swept.record()
-                reduced.record(lane.reduce_stream)
-                lane.sweep_stream.wait_event(reduced)  # the next launch overwrites the matrix these passes read
+                reduced.record(reduce_stream)
+                sweep_stream.wait_event(reduced)  # the next launch overwrites the matrix these passes read
                 marks.append((start, upper, swept, reduced))
-        results_stream = lanes[0].reduce_stream
-        for lane in lanes[1:]:
-            results_stream.wait_event(lane.reduce_stream.record())
-        with results_stream:
-            for lane in lanes[1:]:
-                if lane.sums is not None:
-                    sums.add(lane.sums)
-            partial = lanes[0].passes.packed()
-            back = results_stream.record()
+        with reduce_stream:
+            partial = passes.packed()
+            back = reduce_stream.record()
         back.synchronize()
     finally:
-        for lane in lanes:
-            lane.reduce_stream.synchronize()  # no pass reads the working matrix once it is released
-            lane.sweeps.release()
+        reduce_stream.synchronize()  # no pass reads the working matrix once it is released
+        sweeps.release()
 
     def ms(a, b) -> float:
         return sum(cp.cuda.get_elapsed_time(m[a], m[b]) for m in marks)
 
-    sweep_ms, wall_ms = _busy_ms(marks), _span_ms(marks[0][0], [m[3] for m in marks])
-    kernel_ms = max(wall_ms - sweep_ms, 0.0)
-    stats = dict(lanes[0].sweeps.stats, launches=launches, groups=sum(-(-len(r) // K) for r in ranks),
-                 sweeps=len(marks), lanes=n_lanes, setup_ms=setup_ms, sweep_ms=sweep_ms, upper_ms=ms(0, 1),
-                 reduce_kernel_ms=kernel_ms,
-                 reduce_ms=kernel_ms + cp.cuda.get_elapsed_time(_last(marks[0][0], [m[3] for m in marks]), back),
-                 reduce_passes=sum(lane.passes.launches for lane in lanes), reduce_share=share)
+    kernel_ms = ms(2, 3)
+    stats = dict(sweeps.stats, launches=launches, groups=sum(-(-len(r) // K) for r in ranks), sweeps=len(marks),
+                 setup_ms=setup_ms, sweep_ms=ms(0, 2), upper_ms=ms(0, 1), reduce_kernel_ms=kernel_ms,
+                 reduce_ms=kernel_ms + cp.cuda.get_elapsed_time(marks[-1][3], back),
+                 reduce_passes=passes.launches, reduce_share=share)
     return (partial if packed else partial.partial()), stats
-
-
-def _span_ms(origin, events) -> float:
-    """Milliseconds from ``origin`` to the last of ``events`` (CUDA events of one device, done)."""
-    return max(gpu.cupy().cuda.get_elapsed_time(origin, e) for e in events)
-
-
-def _last(origin, events):
-    """The last to happen of ``events`` (done), timed from ``origin``."""
-    cp = gpu.cupy()
-    return max(events, key=lambda e: cp.cuda.get_elapsed_time(origin, e))
-
-
-def _busy_ms(marks) -> float:
-    """The GPU milliseconds in which some sweep runs (:func:`covered` by the sweeps' (start, end)
-    spans, each timed from the first start; one lane: their sum)."""
-    cp = gpu.cupy()
-    origin = marks[0][0]
-    return covered((cp.cuda.get_elapsed_time(origin, m[0]), cp.cuda.get_elapsed_time(origin, m[2])) for m in marks)
-
-
-def covered(spans) -> float:
-    """The length of the union of the (start, end) ``spans``."""
-    busy, end = 0.0, float("-inf")
-    for lo, hi in sorted(spans):
-        if hi > end:
-            busy += hi - max(lo, end)
-            end = hi
-    return busy
 
 
 def device_rank(graph):

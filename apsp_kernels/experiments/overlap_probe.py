@@ -35,9 +35,7 @@ from ..records import write_csv
 
 WAYS = {"serial": None, "share 0.35": Overlap(gpu_share=0.35), "share 0.5": Overlap(gpu_share=0.5),
         "share 0.75": Overlap(gpu_share=0.75), "share 0.5, equal priority": Overlap(sweep_first=False),
-        "share 0.5, 16 segments": Overlap(segments=16), "share 0.5, 64 segments": Overlap(segments=64),
-        "share 0.5, 2 lanes": Overlap(lanes=2), "share 0.35, 2 lanes": Overlap(gpu_share=0.35, lanes=2),
-        "share 0.75, 2 lanes": Overlap(gpu_share=0.75, lanes=2)}
+        "share 0.5, 16 segments": Overlap(segments=16), "share 0.5, 64 segments": Overlap(segments=64)}
 
 
 def blocks_of(n: int, size: int, count: int, seed: int = 0) -> list[np.ndarray]:
@@ -75,17 +73,17 @@ def measure(graph, size: int = 1024, blocks: int = 3, ways: dict | None = None, 
     serial = [_block(graph, ids, edges, scales, None, columns)[2] for ids in chosen]
     rows = []
     for name, overlap in ways.items():
-        block_ms, sweep_ms, reduce_ms, same, lanes = [], [], [], True, 1
+        block_ms, sweep_ms, reduce_ms, same = [], [], [], True
         for ids, want in zip(chosen, serial):
             ms, stats, got = _block(graph, ids, edges, scales, overlap, columns)
             block_ms.append(ms)
             sweep_ms.append(stats["sweep_ms"])
             reduce_ms.append(stats["reduce_ms"])
-            same, lanes = same and _same(got, want), stats["lanes"]
+            same = same and _same(got, want)
         rows.append({"graph": graph.name, "n": graph.n, "sources": size, "columns": columns or size, "way": name,
                      "blocks": blocks, "gpu_share": overlap.gpu_share if overlap else 1.0,
                      "segments": overlap.segments if overlap else 1,
-                     "sweep_first": bool(overlap and overlap.sweep_first), "lanes": lanes,
+                     "sweep_first": bool(overlap and overlap.sweep_first),
                      "block_ms": float(np.median(block_ms)), "us_a_source": 1e3 * float(np.median(block_ms)) / size,
                      "sweep_ms": float(np.median(sweep_ms)),
                      "reduce_after_sweep_ms": float(np.median(reduce_ms)), "same_bits": same})

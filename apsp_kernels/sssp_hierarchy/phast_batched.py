@@ -124,12 +124,12 @@ class BatchedPhast:
     def columns(self, count: int) -> int:
         return max(1, -(-int(count) // self.k)) * self.k
 
-    def bytes_needed(self, count: int, rows: bool = True, layout: bool = True) -> int:
-        """Device bytes of one launch of ``count`` sources (and, with ``layout``, the layout when not uploaded)."""
+    def bytes_needed(self, count: int, rows: bool = True) -> int:
+        """Device bytes of one launch of ``count`` sources (and the layout when not uploaded)."""
         n, item, c = self.graph.n, self.graph.dtype.itemsize, self.columns(count)
         total = n * c * item + (c // self.k) * n * 4 + 4 * c + (count * n * item if rows else 0)
         cached = _LAYOUTS.get(self.graph)
-        if layout and (cached is None or cached[2] is None):
+        if cached is None or cached[2] is None:
             total += self.lay.nbytes
         return total
 
