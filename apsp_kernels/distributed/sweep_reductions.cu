@@ -437,7 +437,9 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
     swr_finish_bins(lane_bins, bins, counts);
 }
 
-// _fast: bins one step from a table's first guess; _equal: bins of one integer width (2 or more)
+// _fast: bins one step from a table's first guess; _equal: bins of one integer width (2 or more). Two CUDA blocks a
+// multiprocessor (126 registers): at three (80 registers, 80 bytes spilled) the reductions of a block of the 16M
+// stand-in took 1.24x as long (results/paper/scale/continent_reduction_occupancy)
 #define SWR_FAST_KERNEL(SFX, EQUAL)                                                                                \
     extern "C" __global__ void __launch_bounds__(SWR_THREADS, 2) swr_reduce_i32_##SFX(                             \
         const int* D, int n, int stride, int count, int inf, int scale, int inverse_scale, const double* edges,    \
