@@ -194,9 +194,8 @@ def test_a_block_reduced_beside_its_sweep_gives_the_bits_of_one_reduced_after_it
     sources = np.arange(2000, 3100)
     edges, scales = reductions.default_bins(g), scales_for(g)
     after, beside = (SR.SweepSums(g.n, scales, SR.device_rank(g)) for _ in range(2))
-    want, serial = SR.phast_block(g, sources, edges, scales, after, packed=True, overlap=None, columns_in_sweep=False)
-    got, stats = SR.phast_block(g, sources, edges, scales, beside, packed=True, overlap=overlap,
-                                columns_in_sweep=False)
+    want, serial = SR.phast_block(g, sources, edges, scales, after, packed=True, overlap=None)
+    got, stats = SR.phast_block(g, sources, edges, scales, beside, packed=True, overlap=overlap)
     np.testing.assert_array_equal(got.packed, want.packed)
     for key in PER_TARGET:
         np.testing.assert_array_equal(beside.result()[key], after.result()[key], err_msg=key)
@@ -219,33 +218,6 @@ def test_a_block_swept_in_several_launches_gives_the_bits_of_one(overlap, monkey
         np.testing.assert_array_equal(cut.result()[key], once.result()[key], err_msg=key)
     assert (one["sweeps"], stats["sweeps"]) == (1, 4) and stats["groups"] == 3 * 3 + 1
     assert stats["sweep_ms"] > 0 and stats["reduce_kernel_ms"] > 0 and stats["reduce_ms"] >= stats["reduce_kernel_ms"]
-
-
-@pytest.mark.parametrize("overlap, columns, keep_sums", [(None, None, True), (SR.Overlap(segments=5), None, True),
-                                                        (SR.Overlap(segments=3, gpu_share=0.35), 300, True),
-                                                        (SR.Overlap(segments=4), 256, False)])
-def test_columns_counted_in_the_downward_launches_give_the_bits_of_the_passes(overlap, columns, keep_sums,
-                                                                              monkeypatch):
-    """phb_down_cols counts the columns' terms of the rows it writes; the passes then add the rows' alone."""
-    monkeypatch.setattr(SR, "MIN_SEGMENT_ROWS", 64)
-    g = generators.road_like(6000, 15000, seed=13)
-    sources = np.r_[np.arange(500, 1500), [11, 11, 4000]]
-    edges, scales = reductions.default_bins(g), scales_for(g)
-    passes, fused = ((SR.SweepSums(g.n, scales, SR.device_rank(g)) if keep_sums else None) for _ in range(2))
-    want, apart = SR.phast_block(g, sources, edges, scales, passes, packed=True, overlap=overlap, columns=columns,
-                                 columns_in_sweep=False)
-    got, stats = SR.phast_block(g, sources, edges, scales, fused, packed=True, overlap=overlap, columns=columns,
-                                columns_in_sweep=True)
-    np.testing.assert_array_equal(got.packed, want.packed)
-    if keep_sums:
-        for key in PER_TARGET:
-            np.testing.assert_array_equal(fused.result()[key], passes.result()[key], err_msg=key)
-    assert stats["sweeps"] == apart["sweeps"] and stats["columns_in_sweep"] and not apart["columns_in_sweep"]
-    reference = reductions.block_partial(PB.multi_source_distances(g, sources[:1000]), g.inf, sources[:1000], edges,
-                                         scales)
-    part, _ = SR.phast_block(g, sources[:1000], edges, scales, None, columns_in_sweep=True, overlap=overlap)
-    for key in ("eccentricity", "reach_out", "sum_out", "histogram", "pairs"):
-        np.testing.assert_array_equal(np.asarray(part[key]), np.asarray(reference[key]), err_msg=key)
 
 
 def test_the_overlap_probe_times_each_way_and_checks_its_bits():

@@ -23,7 +23,6 @@
 // A launch may take any range of D's rows (a pass: D, n and the per-vertex accumulators offset to its first row),
 // the passes of a block adding to one set of per-source results; the pass with `own_rows` takes the columns'
 // own rows off the pairs, whichever rows it holds.
-#include "column_terms.cuh"
 #include "row_sums.cuh"
 
 constexpr int SWR_THREADS = 256;
@@ -282,6 +281,19 @@ SWR_KERNEL(i32, int, 3)
 SWR_KERNEL(f32, float, 3)
 SWR_KERNEL(f64, double, 1)
 
+// the bin of an int distance in bins of one integer width w >= 2 (thresholds t0 + b * w): offset / w by a
+// multiply-high (Granlund and Montgomery: m = ceil(2^(31 + l) / w), l = ceil(log2 w), exact for
+// every offset below 2^31; larger offsets are outside the bins)
+struct SwrEqualBins {
+    unsigned magic;
+    int shift;
+    __device__ explicit SwrEqualBins(int width) {
+        const int l = 32 - __clz(width - 1);
+        magic = (unsigned)(((1ull << (31 + l)) + width - 1) / width);
+        shift = l - 1;
+    }
+};
+
 template <bool EQUAL>
 struct SwrFast {
     const int* D;  // row 0 at this thread's (clamped) columns
@@ -304,7 +316,7 @@ struct SwrFast {
 
     __device__ __forceinline__ int bin(int x, unsigned offset) const {
         if constexpr (EQUAL) {
-            return equal.bin(offset);  // the last edge: `bins`, added to the last bin
+            return (int)(__umulhi(offset, equal.magic) >> equal.shift);  // the last edge: `bins`, added to the last bin
         } else {
             const unsigned guess = min(__umulhi(offset, per_unit), (unsigned)(bins - 1));
             const int2 around = bounds[guess];
@@ -423,79 +435,6 @@ __device__ void swr_reduce_fast(const int* D, int n, int stride, int count, int 
         lane_bins[(bins - 1) * 32 + threadIdx.x] += lane_bins[bins * 32 + threadIdx.x];
     __syncthreads();
     swr_finish_bins(lane_bins, bins, counts);
-}
-
-// The rows' terms alone (the per-vertex sums, RowSums) of rows whose columns' terms were counted where they were
-// written (phast_batched.cu: phb_down_cols): a warp a row and chunk of SWR_CHUNK columns, read straight from D (a
-// thread past the row reads its last columns, uncounted); SHARED: other chunks' warps add to the same rows
-template <bool SHARED>
-__device__ __forceinline__ void swr_row_terms(const int* row, int v, int chunk, int count, int stride, int inf,
-                                              const VertexSums& into) {
-    const int lane = threadIdx.x & 31;
-    VertexWords before = {};
-    if (!SHARED && lane == 0) before = into.load(v);
-    RowSums sums;
-#pragma unroll 2
-    for (int m = 0; m < SWR_CHUNK / 128; ++m) {
-        const int c = chunk + 128 * m + SWR_OWN * lane;
-        const SwrQuad<int> q = *reinterpret_cast<const SwrQuad<int>*>(row + min(c, stride - SWR_OWN));
-#pragma unroll
-        for (int k = 0; k < SWR_OWN; ++k) sums.add(q.x[k], c + k < count && q.x[k] < inf, k & 1);
-    }
-    sums.flush<SHARED>(v, into, before);
-}
-
-extern "C" __global__ void __launch_bounds__(SWR_THREADS) swr_rows_i32(const int* D, int n, int stride, int count,
-                                                                      int inf, int scale, int inverse_scale,
-                                                                      unsigned long long* sum_in,
-                                                                      unsigned long long* reach_in,
-                                                                      unsigned long long* harmonic_in) {
-    const int warps = SWR_THREADS / 32, chunk = blockIdx.y * SWR_CHUNK;
-    const VertexSums into = {sum_in, reach_in, harmonic_in, scale, inverse_scale};
-    for (int v = blockIdx.x * warps + (threadIdx.x >> 5); v < n; v += gridDim.x * warps) {
-        const int* row = D + (long long)v * stride;
-        if (gridDim.y > 1)
-            swr_row_terms<true>(row, v, chunk, count, stride, inf, into);
-        else
-            swr_row_terms<false>(row, v, chunk, count, stride, inf, into);
-    }
-}
-
-// The columns' terms phb_down_cols counted in its slots (phast_batched.cu) added to a block's per-source results of
-// one sweep's `width` columns, atomically as swr_finish_columns adds a CUDA block's (passes over other rows add to
-// them too); each column's own row off the pairs and off the bin of 0 (whichever pass counted it); each slot's count
-// of the last edge into the last bin (numpy closes it).
-extern "C" __global__ void swr_slots_finish(const unsigned long long* slot_cols, const unsigned long long* slot_bins,
-                                            int slots, int bin_slots, int C, int width, int bins, int zero_bin,
-                                            int scale, unsigned long long* ecc_key, unsigned long long* reach_out,
-                                            unsigned long long* sum_out, unsigned long long* counts) {
-    long long pairs = 0;
-    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < width; c += gridDim.x * blockDim.x) {
-        unsigned long long total = 0, reached = 0, key = 0;
-        for (int s = 0; s < slots; ++s) {
-            const unsigned long long* words = slot_cols + 3 * ((long long)s * C + c);
-            total += words[0];
-            reached += words[1];
-            key = max(key, words[2]);
-        }
-        pairs += (long long)reached - 1;
-        if (!reached) continue;
-        swr_add_fixed(sum_out + 2 * c, FixedSum{0, 0, total}, scale, true);
-        atomicAdd(reach_out + c, reached);
-        atomicMax(ecc_key + c, key);
-    }
-    for (int offset = 16; offset > 0; offset >>= 1) pairs += __shfl_down_sync(0xffffffffu, pairs, offset);
-    if ((threadIdx.x & 31) == 0 && pairs) atomicAdd(&counts[bins], (unsigned long long)pairs);
-    if (blockIdx.x) return;
-    for (int b = threadIdx.x; b < bins; b += blockDim.x) {
-        unsigned long long total = 0;
-        for (int s = 0; s < bin_slots; ++s) {
-            const unsigned long long* slot = slot_bins + (long long)s * (bins + 1);
-            total += slot[b] + (b == bins - 1 ? slot[bins] : 0ull);
-        }
-        if (total) atomicAdd(&counts[b], total);
-    }
-    if (threadIdx.x == 0 && zero_bin >= 0) atomicAdd(&counts[zero_bin], (unsigned long long)(-(long long)width));
 }
 
 // _fast: bins one step from a table's first guess; _equal: bins of one integer width (2 or more). Two CUDA blocks a

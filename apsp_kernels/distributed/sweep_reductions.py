@@ -19,7 +19,10 @@ pass gained) and a CUDA block of column threads beside row warps fed through sha
 warps left to count the columns, the busier pipe). Nor did two working matrices of half the columns,
 swept by turns on streams of their own, each sweep started halfway through the other's, so that one's
 upward searches and last reductions would run beside the other's downward launches: a block of 8192
-sources of the 16M stand-in took 1.25x as long (``results/paper/scale/continent_lanes_probe``).
+sources of the 16M stand-in took 1.25x as long (``results/paper/scale/continent_lanes_probe``). Nor did
+counting the columns' terms in the downward launches that write the rows, so that the passes add only the rows'
+terms: the same bits, but the 16M stand-in's sweeps took 1.78x as long, and its passes without the columns' terms
+still 0.74 of the time with them (``results/paper/scale/continent_columns_in_sweep``).
 """
 from __future__ import annotations
 
@@ -158,25 +161,17 @@ class RowReductions:
         self.inf = self.dtype.type(inf)
         # the per-source results and the bins' counts in one buffer: one copy back to the host, one wait
         self.results = cp.zeros(4 * count + len(edges), dtype=cp.uint64)
-        self.thresholds, self.per_unit = integer_bins(edges)
+        thresholds, self.per_unit = integer_bins(edges)
         self.n_edges = len(edges)
-        self.bins = _bins_on_device(edges, self.thresholds)
-        self.kernel_name = name = kernel_name(self.dtype, scales, self.thresholds, self.per_unit)
+        self.bins = _bins_on_device(edges, thresholds)
+        name = kernel_name(self.dtype, scales, thresholds, self.per_unit)
         self.kernel = _module().get_function(name)
         self.shared = shared_bytes(len(edges), self.dtype.itemsize, fast=name.startswith(FAST_PREFIX))
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared
         self.resident = _resident_blocks(self.kernel, self.shared)
-        self.row_kernel = None
         self.launches = 0
         self.next_sweep(D, 0, count)
-
-    def outputs(self) -> tuple:
-        """This sweep's slices of the per-source results (order keys, reached counts, sums of d as
-        (width, 2) fixed point) and the bins' counts (the pairs last)."""
-        count, first, width, results = self.count, self.first, self.width, self.results
-        return (results[first:first + width], results[count + first:count + first + width],
-                results[2 * (count + first):2 * (count + first + width)].reshape(width, 2), results[4 * count:])
 
     def next_sweep(self, D, first: int, width: int) -> None:
         """The passes that follow read the block's sources ``first`` .. ``first + width - 1`` from
@@ -189,8 +184,10 @@ class RowReductions:
         _check_share(gpu_share)
         if hi <= lo:
             return
-        width = self.width
-        ecc, reach_out, sum_out, counts = self.outputs()
+        count, first, width, results = self.count, self.first, self.width, self.results
+        ecc, reach_out = results[first:first + width], results[count + first:count + first + width]
+        sum_out = results[2 * (count + first):2 * (count + first + width)].reshape(width, 2)
+        counts = results[4 * count:]
         # the per-vertex accumulators, or (already counted: the kernel does not touch them) any pointer
         sums = self.sums
         into = ((sums.sum_in[lo:hi], sums.reach_in[lo:hi], sums.harmonic_in[lo:hi]) if sums is not None
@@ -208,25 +205,6 @@ class RowReductions:
                          counts), shared_mem=self.shared)
             self.launches += 1
         self.own_rows = False
-
-    def row_terms(self, lo: int, hi: int, gpu_share: float = 1.0) -> None:
-        """Queue a pass that adds only the per-vertex sums of rows ``lo`` .. ``hi`` - 1 (int distances;
-        their columns' terms counted where the rows were written, :class:`ColumnsInSweep`), on the
-        current stream; nothing when the block's sums are not kept."""
-        _check_share(gpu_share)
-        if hi <= lo or self.sums is None:
-            return
-        if self.row_kernel is None:
-            self.row_kernel = _module().get_function("swr_rows_i32")
-            self.row_resident = _resident_blocks(self.row_kernel, 0)
-        sums, stride = self.sums, self.D.shape[1]
-        chunks = -(-self.width // CHUNK)
-        across = max(1, min(-(-(hi - lo) // (THREADS // 32)), int(self.row_resident * gpu_share) // chunks))
-        self.row_kernel((across, chunks), (THREADS,),
-                        (self.D[lo:hi], np.int32(hi - lo), np.int32(stride), np.int32(self.width), self.inf,
-                         np.int32(self.scales.distance), np.int32(self.scales.inverse),
-                         sums.sum_in[lo:hi], sums.reach_in[lo:hi], sums.harmonic_in[lo:hi]))
-        self.launches += 1
 
     def packed(self) -> SweepResults:
         """The results on the host (waits for the current stream)."""
@@ -405,16 +383,12 @@ class _AsSwept:
     leaves rows final (``finished``, descending): a pass once ``segment_rows`` are waiting, on
     ``share`` of the GPU; what is left after the last launch on all of it."""
 
-    def __init__(self, passes: RowReductions, sweep_stream, reduce_stream, segment_rows: int, share: float,
-                 counted_below: int = 0):
+    def __init__(self, passes: RowReductions, sweep_stream, reduce_stream, segment_rows: int, share: float):
         self.passes, self.sweep_stream, self.reduce_stream = passes, sweep_stream, reduce_stream
-        self.segment_rows, self.share, self.counted_below = segment_rows, share, counted_below
+        self.segment_rows, self.share = segment_rows, share
         self.low = self.high = None
 
     def finished(self, lo: int, hi: int) -> None:
-        """Rows ``lo`` .. ``hi`` - 1 are final. Below ``counted_below`` the launches that wrote them
-        counted their columns' terms (:class:`ColumnsInSweep`): their passes add only the rows' terms;
-        the rows from there up (the top levels', final in the first call) take a whole pass of their own."""
         if hi <= lo:
             return
         if self.high is None:
@@ -422,85 +396,18 @@ class _AsSwept:
         self.low = lo
         if lo == 0:
             self._queue(1.0)
-        elif self.high - self.low >= self.segment_rows or (lo >= self.counted_below > 0):
+        elif self.high - self.low >= self.segment_rows:
             self._queue(self.share)
 
     def _queue(self, share: float) -> None:
         self.reduce_stream.wait_event(self.sweep_stream.record())
         with self.reduce_stream:
-            if self.low < self.counted_below:
-                self.passes.row_terms(self.low, self.high, share)
-            else:
-                self.passes.rows(self.low, self.high, share)
+            self.passes.rows(self.low, self.high, share)
         self.high = self.low
 
 
-class ColumnsInSweep:
-    """Batched PHAST's downward launches that count the columns' terms of the rows they leave final
-    (``phb_down_cols``: int distances in bins of one integer width, K = 128), so that the passes over
-    those rows add only the rows' terms (:meth:`RowReductions.row_terms`): the working matrix is read
-    once less for them. Each CUDA block adds its columns' terms to a slot of its own (no atomics);
-    :meth:`finish` adds the slots to the block's per-source results once the sweep's launches are done,
-    the columns' own rows taken off the pairs. The same bits as the passes' column terms: every sum an
-    integer."""
-
-    def __init__(self, passes: RowReductions, sweeps):
-        from ..sssp_hierarchy import phast_batched as PB
-        cp = gpu.cupy()
-        self.passes, self.sweeps = passes, sweeps
-        t = passes.thresholds
-        self.n_bins = len(t) - 1
-        self.t0, self.span, self.width = int(t[0]), (int(t[-1]) - int(t[0])) & 0xFFFFFFFF, equal_width(t)
-        zero = np.searchsorted(t, 0, side="right") - 1
-        self.zero_bin = int(zero) if 0 <= zero < self.n_bins else -1
-        self.kernel = gpu.load_module(PB._CU).get_function(f"phb_down_cols_i32_k{K}")
-        self.shared = (self.n_bins + 2) * 32 * 4
-        if self.shared > 48 * 1024:
-            self.kernel.max_dynamic_shared_size_bytes = self.shared
-        self.finisher = _module().get_function("swr_slots_finish")
-        columns = sweeps.D.shape[1]
-        self.groups = columns // K
-        self.slots = max(1, -(-_resident_blocks(self.kernel, self.shared) // self.groups))
-        self.cols = cp.zeros((self.slots, columns, 3), dtype=cp.uint64)
-        self.slot_bins = cp.zeros((self.slots * self.groups, self.n_bins + 1), dtype=cp.uint64)
-
-    @staticmethod
-    def suits(passes: RowReductions) -> bool:
-        """Whether a block's passes take the int kernel of equal bins (the default bins of a road graph)."""
-        return passes.kernel_name == FAST_PREFIX + "equal" and K == 128
-
-    def start(self) -> None:
-        """A sweep's slots at zero (on the current stream, before its launches)."""
-        self.cols.fill(0)
-        self.slot_bins.fill(0)
-        self.passes.own_rows = False  # :meth:`finish` takes the own rows off
-
-    def launch(self, lo: int, hi: int) -> None:
-        """The downward launch of rows ``lo`` .. ``hi`` - 1 (``BatchedPhast.sweep``'s ``down``)."""
-        from ..sssp_hierarchy.phast_batched import DOWN_THREADS
-        sw, i32 = self.sweeps, np.int32
-        across = max(1, min(self.slots, -(-(hi - lo) // (DOWN_THREADS // 32))))
-        self.kernel((across, self.groups), (DOWN_THREADS,),
-                    (*sw.dev.down, sw.D, sw.stamps, i32(sw.D.shape[1]), i32(sw.graph.n), i32(lo), i32(hi),
-                     i32(sw.passes), i32(self.passes.width), i32(self.t0), np.uint32(self.span), i32(self.width),
-                     i32(self.n_bins), self.cols, self.slot_bins), shared_mem=self.shared)
-
-    def finish(self) -> None:
-        """The slots added to the sweep's per-source results (on the current stream, after its launches)."""
-        ecc, reach_out, sum_out, counts = self.passes.outputs()
-        width = self.passes.width
-        self.finisher((max(1, min(1024, -(-width // THREADS))),), (THREADS,),
-                      (self.cols, self.slot_bins, np.int32(self.slots), np.int32(self.slots * self.groups),
-                       np.int32(self.cols.shape[1]), np.int32(width), np.int32(self.n_bins), np.int32(self.zero_bin),
-                       np.int32(self.passes.scales.distance), ecc, reach_out, sum_out, counts))
-
-
-COLUMNS_IN_SWEEP = True  # count the columns' terms in the downward launches where they can (ColumnsInSweep)
-
-
 def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSums | None,
-                packed: bool = False, overlap: Overlap | None = OVERLAP, columns: int | None = None,
-                columns_in_sweep: bool | None = None) -> tuple:
+                packed: bool = False, overlap: Overlap | None = OVERLAP, columns: int | None = None) -> tuple:
     """Sweep ``sources`` (host ids) in launches of K-wide groups, at most ``columns`` sources each
     (None: all in one; the working matrix holds one launch's), and reduce the working matrix in
     place after each: ``(partial, stats)``, the partial without per-vertex sums (added to ``sums``),
@@ -537,9 +444,6 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
         with sweep_stream:
             sweeps.allocate(width)
             passes = RowReductions(sweeps.D, count, graph.inf, edges, scales, sums)
-            fused = COLUMNS_IN_SWEEP if columns_in_sweep is None else columns_in_sweep
-            in_sweep = ColumnsInSweep(passes, sweeps) if fused and ColumnsInSweep.suits(passes) else None
-            counted_below = sweeps.ptr[sweeps.first_top] if in_sweep is not None else 0
             setup_ms = (time.perf_counter() - began) * 1e3
             for first in range(0, count, width):
                 ids = sources[first:first + width]
@@ -547,15 +451,9 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
                 passes.next_sweep(sweeps.D, first, len(ids))
                 start, upper, swept, reduced = (cp.cuda.Event() for _ in range(4))
                 start.record()
-                if in_sweep is not None:
-                    in_sweep.start()
-                as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share, counted_below)
+                as_swept = _AsSwept(passes, sweep_stream, reduce_stream, segment_rows, share)
                 launches += sweeps.sweep(ranks[-1], after_upper=upper, max_rows=segment_rows if overlap else None,
-                                         finished=as_swept.finished,
-                                         down=in_sweep.launch if in_sweep is not None else None)
-                if in_sweep is not None:
-                    in_sweep.finish()
-                    reduce_stream.wait_event(sweep_stream.record())  # the results: read on that stream
+                                         finished=as_swept.finished)
                 swept.record()
                 reduced.record(reduce_stream)
                 sweep_stream.wait_event(reduced)  # the next launch overwrites the matrix these passes read
@@ -575,7 +473,7 @@ def phast_block(graph, sources, edges: np.ndarray, scales: Scales, sums: SweepSu
     stats = dict(sweeps.stats, launches=launches, groups=sum(-(-len(r) // K) for r in ranks), sweeps=len(marks),
                  setup_ms=setup_ms, sweep_ms=ms(0, 2), upper_ms=ms(0, 1), reduce_kernel_ms=kernel_ms,
                  reduce_ms=kernel_ms + cp.cuda.get_elapsed_time(marks[-1][3], back),
-                 reduce_passes=passes.launches, reduce_share=share, columns_in_sweep=in_sweep is not None)
+                 reduce_passes=passes.launches, reduce_share=share)
     return (partial if packed else partial.partial()), stats
 
 

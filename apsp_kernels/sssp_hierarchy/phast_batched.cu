@@ -15,7 +15,6 @@
 //     a 32 x 32 tile through shared memory so that both sides are coalesced.
 // Unstamped vertices keep whatever an earlier sweep left in D: the downward sweeps start them at
 // infinity, stamped ones at their upward distance.
-#include "column_terms.cuh"
 #include "common.cuh"
 
 constexpr int PHB_SCAN_AHEAD = 8;  // phb_upper: windows of stamps a warp reads at once in a large level
@@ -225,86 +224,6 @@ __device__ void phb_down(const int* dn_ptr, const int* dn_src, const T* dn_w, T*
         phb_fill<T, N>(best, dist_inf<T>());
     phb_pull<T, N, 1>(dn_src, dn_w, D, C, col, dn_ptr[v], dn_ptr[v + 1], 32, nullptr, pass, best);
     phb_store<T, N>(D, v, C, col, best);
-}
-
-// phb_down that also counts the columns' terms of the rows it leaves final (int distances, bins of one integer
-// width; column_terms.cuh), so that the in-place reductions need only the rows' terms of these rows. A CUDA block
-// a (slot, group): its warps take the level's vertices by turns, each lane keeping its K / 32 columns' terms in
-// registers and its bins in shared memory; at the launch's end the block adds them to its slot's (the launches of
-// a sweep queue on one stream, so no other block reads or writes a slot's words meanwhile: no atomics there).
-// slot_cols: (slots, C) triples of the sum of d, the count and the max; slot_bins: (slots x groups, bins + 1).
-template <int N>
-__device__ void phb_down_cols(const int* dn_ptr, const int* dn_src, const int* dn_w, int* D, const int* stamps, int C,
-                              int n, int lo, int hi, int pass, int width, int t0, unsigned span, int bin_width,
-                              int bins, unsigned long long* slot_cols, unsigned long long* slot_bins) {
-    constexpr int K = 32 * N;
-    extern __shared__ unsigned phb_lane_bins[];  // (bins + 2) x 32 lanes
-    __shared__ unsigned long long block_total[K];
-    __shared__ unsigned block_reached[K], block_key[K];
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-    const int group = blockIdx.y, first = lo + blockIdx.x * warps;
-    if (first >= hi) return;  // the whole CUDA block: no vertex for it in this launch
-    for (int i = threadIdx.x; i < (bins + 2) * 32; i += blockDim.x) phb_lane_bins[i] = 0;
-    for (int i = threadIdx.x; i < K; i += blockDim.x) {
-        block_total[i] = 0;
-        block_reached[i] = block_key[i] = 0;
-    }
-    __syncthreads();
-    const int col = group * K + lane * N;
-    const SwrEqualBins equal(bin_width);
-    const int* stamp = stamps + (long long)group * n;
-    ColumnRun run[N];
-    bool ours[N];
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        run[i] = {0, 0, 0};
-        ours[i] = col + i < width;
-    }
-    for (int v = first + warp; v < hi; v += gridDim.x * warps) {
-        phb_row<int, N> best;
-        if (stamp[v] == pass)
-            best = phb_load<int, N>(D, v, C, col);
-        else
-            phb_fill<int, N>(best, dist_inf<int>());
-        phb_pull<int, N, 1>(dn_src, dn_w, D, C, col, dn_ptr[v], dn_ptr[v + 1], 32, nullptr, pass, best);
-        phb_store<int, N>(D, v, C, col, best);
-#pragma unroll
-        for (int i = 0; i < N; ++i) {
-            const int x = best.v[i];
-            const bool counted = ours[i] && x < dist_inf<int>();
-            run[i].add(x, counted);
-            atomicAdd(&phb_lane_bins[equal_bin_slot(x, counted, t0, span, equal, bins) * 32 + lane], 1u);
-        }
-    }
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        if (!run[i].reached) continue;
-        atomicAdd(&block_total[lane * N + i], run[i].total);
-        atomicAdd(&block_reached[lane * N + i], run[i].reached);
-        atomicMax(&block_key[lane * N + i], run[i].key);
-    }
-    __syncthreads();
-    unsigned long long* mine = slot_cols + 3 * ((long long)blockIdx.x * C + group * K);
-    for (int i = threadIdx.x; i < K; i += blockDim.x) {
-        if (!block_reached[i]) continue;
-        mine[3 * i] += block_total[i];
-        mine[3 * i + 1] += block_reached[i];
-        mine[3 * i + 2] = max(mine[3 * i + 2], (unsigned long long)block_key[i]);
-    }
-    unsigned long long* counts = slot_bins + ((long long)blockIdx.x * gridDim.y + group) * (bins + 1);
-    for (int b = threadIdx.x; b <= bins; b += blockDim.x) {
-        unsigned long long total = 0;
-        for (int l = 0; l < 32; ++l) total += phb_lane_bins[b * 32 + l];
-        counts[b] += total;
-    }
-}
-
-extern "C" __global__ void __launch_bounds__(256) phb_down_cols_i32_k128(
-    const int* dn_ptr, const int* dn_src, const int* dn_w, int* D, const int* stamps, int C, int n, int lo, int hi,
-    int pass, int width, int t0, unsigned span, int bin_width, int bins, unsigned long long* slot_cols,
-    unsigned long long* slot_bins) {
-    phb_down_cols<4>(dn_ptr, dn_src, dn_w, D, stamps, C, n, lo, hi, pass, width, t0, span, bin_width, bins, slot_cols,
-                     slot_bins);
 }
 
 template <typename T>

@@ -162,15 +162,13 @@ class BatchedPhast:
             self.passes = 0
         return self
 
-    def sweep(self, ranks, after_upper=None, max_rows: int | None = None, finished=None, down=None) -> int:
+    def sweep(self, ranks, after_upper=None, max_rows: int | None = None, finished=None) -> int:
         """Distances from the padded ``ranks`` (device int32, -1 for no source) into the first
         columns of ``self.D`` (new numbering); returns the launches. ``after_upper``: a CUDA event
         recorded once the upward searches and the top levels are done (before the downward launches).
         ``max_rows``: a level's launch cut into launches of at most that many vertices (a level's
         vertices pull only from higher levels). ``finished(lo, hi)``: called as each launch is queued
-        with the rows it leaves final, descending and contiguous (the top levels' first). ``down(lo,
-        hi)``: queues the downward launch of rows ``lo`` .. ``hi`` - 1 in place of ``phb_down`` (one
-        that does more with the rows it writes)."""
+        with the rows it leaves final, descending and contiguous (the top levels' first)."""
         c = int(ranks.shape[0])
         self.allocate(c)
         n, groups, d, stride = self.graph.n, c // self.k, self.dev, self.D.shape[1]
@@ -189,12 +187,9 @@ class BatchedPhast:
             step = max(1, int(max_rows)) if max_rows else max(1, hi - lo)
             for top in range(hi, lo, -step):
                 bottom = max(lo, top - step)
-                if down is not None:
-                    down(bottom, top)
-                else:
-                    blocks = -(-(top - bottom) * groups // per_block)
-                    self.k_down((blocks,), (DOWN_THREADS,), (*d.down, self.D, self.stamps, i32(stride), i32(n),
-                                                              i32(groups), i32(bottom), i32(top), i32(self.passes)))
+                blocks = -(-(top - bottom) * groups // per_block)
+                self.k_down((blocks,), (DOWN_THREADS,), (*d.down, self.D, self.stamps, i32(stride), i32(n),
+                                                          i32(groups), i32(bottom), i32(top), i32(self.passes)))
                 launches += 1
                 if finished is not None:
                     finished(bottom, top)
