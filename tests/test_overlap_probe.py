@@ -85,3 +85,9 @@ def test_without_overlap_one_pass_takes_every_row_after_the_sweep():
     for lo, hi in [(990, 1000), (400, 990), (0, 400)]:
         as_swept.finished(lo, hi)
     assert [entry[1:] for entry in log if entry[0] == "rows"] == [(0, 1000, 1.0)]
+
+
+def test_a_probe_of_nothing_is_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(ValueError, match="nothing to time"):
+        overlap_probe.main(tmp_path / "out", n=0, graphs=())
+    assert not (tmp_path / "out").exists()

@@ -101,13 +101,13 @@ def main(out_dir, n: int = 1 << 24, blocks: int = 3, size: int = 1024, columns: 
          graphs: tuple = ()) -> pd.DataFrame:
     """The probe on the stand-in of ``n`` vertices (0: none) and on ``graphs`` (dataset names, each
     in one block of ``size`` sources), into ``overlap_probe.csv``."""
+    from .. import datasets
     from .continent import stand_in
+    if not n and not graphs:
+        raise ValueError("overlap_probe: nothing to time: give a stand-in's size (n > 0) or dataset names")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tables = []
-    for name in graphs:
-        from .. import datasets
-        tables.append(measure(datasets.load(name), size=size, blocks=1))
+    tables = [measure(datasets.load(name), size=size, blocks=1) for name in graphs]
     if n:
         graph, _ = stand_in(n, print)
         tables.append(measure(graph, size=size, blocks=blocks, columns=columns))
