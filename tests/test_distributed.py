@@ -684,7 +684,6 @@ def test_a_block_of_consecutive_sources_travels_as_a_range_and_comes_back_the_sa
     assert back.dtype == np.int32 and np.array_equal(back, ids)
 
 
-
 def timed_dijkstra(graph, sources, matrix):
     """SciPy's Dijkstra; its stats say which block it was (its first source) and when it began."""
     import time

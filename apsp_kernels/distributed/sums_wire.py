@@ -15,6 +15,7 @@ import numpy as np
 
 from ..arrays import array_module
 from ..solver import to_host
+from . import fixed_sums
 
 # the word columns, in the order they travel: (sum, its word; None: a one-word sum)
 WORDS = (("sum_in", 0), ("sum_in", 1), ("harmonic_in", 0), ("harmonic_in", 1), ("reach_in", None))
@@ -45,23 +46,12 @@ class Packed:
                            np.frombuffer(self.payload, dtype=np.uint32 if width == 4 else np.uint64,
                                          count=n, offset=at))
             at += width * n
-        _add_words(totals["sum_in"], *columns[0:2])
-        _add_words(totals["harmonic_in"], *columns[2:4])
+        fixed_sums.add_words(totals["sum_in"], *columns[0:2])
+        fixed_sums.add_words(totals["harmonic_in"], *columns[2:4])
         if columns[4] is not None:
             reach = totals["reach_in"]
             np.add(reach, columns[4] if columns[4].dtype == np.uint32 else columns[4].view(np.int64), out=reach)
         return totals
-
-
-def _add_words(total: np.ndarray, low, high) -> None:
-    """(n, 2) uint64 fixed-point ``total`` plus the sums whose word columns are ``low`` and ``high``
-    (None: zeros), the low word's carry included."""
-    if low is not None:
-        total_low = total[:, 0]
-        np.add(total_low, low, out=total_low)
-        np.add(total[:, 1], total_low < low, out=total[:, 1])  # the low words that wrapped
-    if high is not None:
-        np.add(total[:, 1], high, out=total[:, 1])
 
 
 def pack(sums: dict, order=None) -> Packed:

@@ -16,9 +16,11 @@ into it (:func:`add_in_place`): no per-vertex array leaves the GPU before the en
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -151,7 +153,6 @@ class Collecting(dict):
             return
         self.left[address] -= 1
         if not self.left[address]:
-            import asyncio
             fetch = self.fetching[address] = asyncio.run_coroutine_threadsafe(
                 self.client._gather([self[address]], direct=True), self.client.loop.asyncio_loop)
             if self.merging is not None:
@@ -164,7 +165,6 @@ class Collecting(dict):
             return
         with self._lock:
             if self._adding is None:
-                from concurrent.futures import ThreadPoolExecutor
                 self._adding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apsp-sums")
             if self._adding:  # else closed: gather takes them
                 self._adding.submit(self.merging.take, address, fetch.result()[0])
