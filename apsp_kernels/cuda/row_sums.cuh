@@ -22,16 +22,26 @@ struct SwrPair {
 };
 
 // 1/x rounded to nearest for 1 <= x < 2^31, as __drcp_rn((double)x) without its branch to a slow path (only
-// subnormal or huge x take it): a hardware seed and __drcp_rn's Newton steps (tested on every such x)
-__device__ __forceinline__ double swr_recip(int x) {
-    const double d = (double)x;
+// subnormal or huge x take it): a hardware seed and __drcp_rn's Newton steps (tested on every such x). The seed is
+// `seed_hi`, the high word of rcp.approx.ftz.f64 (its low word is 0); a seed of 0 makes the reciprocal exactly 0.
+__device__ __forceinline__ int swr_seed_hi(double d) {
     double r;
     asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    return __double2hiint(r);
+}
+
+__device__ __forceinline__ double swr_recip_from(double d, int seed_hi) {
+    double r = __hiloint2double(seed_hi, 0);
     double e = fma(-d, r, 1.0);
     e = fma(e, e, e);
     r = fma(r, e, r);
     e = fma(-d, r, 1.0);
     return fma(r, e, r);
+}
+
+__device__ __forceinline__ double swr_recip(int x) {
+    const double d = (double)x;
+    return swr_recip_from(d, swr_seed_hi(d));
 }
 
 __device__ __forceinline__ void swr_pair_to_fixed(FixedSum& a, const SwrPair& p, int scale) {
@@ -117,17 +127,38 @@ struct VertexSums {
     }
 };
 
-// a lane's terms of a row of int distances, 1/d in two chains of Fast2Sum (every other term each)
+// A warp's part of a row as one fixed-point sum at the inverse scale (at least SWR_EXACT_SCALE): `hi`, the
+// chains' sums less their bias (multiples of 2^-41 below 2^11), and `lo`, their errors (multiples of 2^-83 below
+// 2^-31 in magnitude), are integers at scales 41 and 83 below 2^52, so their sum is exact in 128 bits
+__device__ __forceinline__ FixedSum swr_exact_fixed(double hi, double lo, int scale) {
+    const long long whole = __double2ll_rn(hi * 0x1p41), part = __double2ll_rn(lo * 0x1p83);
+    const unsigned long long low = (unsigned long long)whole << 42;
+    unsigned long long a_lo = low + (unsigned long long)part;
+    unsigned long long a_hi = ((unsigned long long)whole >> 22) + (part < 0 ? ~0ull : 0ull) + (a_lo < low);
+    const int shift = scale - SWR_EXACT_SCALE;  // below 64: scales stay below 128 (fixed_sums.scales_for)
+    if (shift) {
+        a_hi = (a_hi << shift) | (a_lo >> (64 - shift));
+        a_lo <<= shift;
+    }
+    return {a_lo, a_hi, 0};
+}
+
+// a lane's terms of a row of int distances: the sum of d < inf, their count, and 1/d over 0 < d < inf in two chains
+// of Fast2Sum (every other term each)
 struct RowSums {
     unsigned long long total = 0;
     unsigned reached = 0;
     double hi[2] = {SWR_BIAS, SWR_BIAS}, lo[2] = {0.0, 0.0};
 
-    __device__ __forceinline__ void add(int x, bool counted, int chain) {
+    // a term not counted has a reciprocal of 0 from a seed of 0: one select of a word where the compiler would select
+    // the reciprocal's two
+    __device__ __forceinline__ void add(int x, int inf, int chain) {
+        const bool counted = x < inf;
         total += counted ? (unsigned)x : 0u;
         reached += counted;
-        const double reciprocal = swr_recip(x);
-        const double r = counted && x > 0 ? reciprocal : 0.0;
+        const double d = (double)x;
+        const int seed_hi = counted && x > 0 ? swr_seed_hi(d) : 0;
+        const double r = swr_recip_from(d, seed_hi);
         const double sum = hi[chain] + r;
         lo[chain] += r - (sum - hi[chain]);
         hi[chain] = sum;
@@ -144,9 +175,9 @@ struct RowSums {
             lo_sum += __shfl_down_sync(0xffffffffu, lo_sum, offset);
             reached += __shfl_down_sync(0xffffffffu, reached, offset);
         }
-        VertexTerms t = {{0, 0, total}, {0, 0, 0}, reached};
-        if ((threadIdx.x & 31) == 0 && reached) swr_pair_to_fixed(t.inverse, SwrPair{hi_sum, lo_sum}, into.inverse_scale);
-        if ((threadIdx.x & 31) != 0) return;
+        if ((threadIdx.x & 31) != 0 || !reached) return;
+        const VertexTerms t = {{0, 0, total}, swr_exact_fixed(hi_sum, lo_sum, into.inverse_scale),
+                               reached};
         if (SHARED)
             into.add(v, t, true);
         else

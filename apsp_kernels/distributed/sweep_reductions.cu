@@ -294,6 +294,11 @@ struct SwrEqualBins {
     }
 };
 
+// one more in the shared counter at the shared-memory address `at` (an address of 32 bits: one add to find it)
+__device__ __forceinline__ void swr_shared_increment(unsigned at) {
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(at) : "memory");
+}
+
 template <bool EQUAL>
 struct SwrFast {
     const int* D;  // row 0 at this thread's (clamped) columns
@@ -325,17 +330,18 @@ struct SwrFast {
     }
 
     __device__ __forceinline__ void column_terms(const SwrQuad<int>& row) {
+        const unsigned lane_bins_at = (unsigned)__cvta_generic_to_shared(lane_bins);
 #pragma unroll
         for (int j = 0; j < SWR_OWN; ++j) {
             const int x = row.x[j];
-            const bool counted = counted_column[j] && x < inf;
+            const bool counted = x < inf;  // a column past the block's sources reads as inf (tile)
             const unsigned d = counted ? (unsigned)x : 0u;
             col[j].total.whole += d;
             col[j].reached += counted;
             col[j].key = max(col[j].key, d);
             const unsigned offset = (unsigned)x - (unsigned)t0;
             const int b = bin(x, offset);
-            atomicAdd(&lane_bins[(counted && offset < span ? b : bins + 1) * 32], 1u);
+            swr_shared_increment(lane_bins_at + ((counted && offset < span ? b : bins + 1) << 7));
         }
     }
 
@@ -351,7 +357,7 @@ struct SwrFast {
         for (int m = 0; m < SWR_CHUNK / 128; ++m) {
             const SwrQuad<int> q = *reinterpret_cast<const SwrQuad<int>*>(row + 128 * m + SWR_OWN * (threadIdx.x & 31));
 #pragma unroll
-            for (int k = 0; k < SWR_OWN; ++k) sums.add(q.x[k], q.x[k] < inf, k & 1);
+            for (int k = 0; k < SWR_OWN; ++k) sums.add(q.x[k], inf, k & 1);
         }
         sums.flush<SHARED>(v, into, before);
     }
@@ -366,15 +372,15 @@ struct SwrFast {
             for (int r = 0; r < SWR_TILE; ++r)
 #pragma unroll
                 for (int j = 0; j < SWR_OWN; ++j) t[r].x[j] = r < rows_left ? t[r].x[j] : inf;
+        if (partial_chunk)  // columns past the block's sources read as inf
+#pragma unroll
+            for (int r = 0; r < SWR_TILE; ++r)
+#pragma unroll
+                for (int j = 0; j < SWR_OWN; ++j) t[r].x[j] = counted_column[j] ? t[r].x[j] : inf;
 #pragma unroll
         for (int r = 0; r < SWR_TILE; ++r) column_terms(t[r]);
         int* tile_rows = rows + buffer * SWR_TILE * SWR_CHUNK;
         if (accumulate) {
-            if (partial_chunk)  // columns past the block's sources read as inf
-#pragma unroll
-                for (int r = 0; r < SWR_TILE; ++r)
-#pragma unroll
-                    for (int j = 0; j < SWR_OWN; ++j) t[r].x[j] = counted_column[j] ? t[r].x[j] : inf;
 #pragma unroll
             for (int r = 0; r < SWR_TILE; ++r)
                 *reinterpret_cast<SwrQuad<int>*>(tile_rows + r * SWR_CHUNK + SWR_OWN * threadIdx.x) = t[r];
