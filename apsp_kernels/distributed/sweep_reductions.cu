@@ -17,9 +17,11 @@
 // is an integer, so the atomics' order does not matter.
 // The fast kernels (int distances, at most SWR_LANE_BINS bins, sums of 1/d exact in two doubles) have no branch
 // per term (terms not counted add zero or count in a bin no one reads) and one barrier a tile (two tiles in
-// shared memory by turns); a row's 1/d goes into two doubles a lane by Fast2Sum, and a bin is a multiply-high
-// (_equal: bins of one integer width) or one step from a table's first guess (_fast: near-equal bins). When one
-// chunk holds every column, a row's warp reads the row's accumulators before adding its terms, not after.
+// shared memory by turns); a row's 1/d goes into two doubles a lane by Fast2Sum (a term not counted: a reciprocal
+// of 0 from a seed of 0), the warp's doubles become fixed point in lane 0 without a branch (swr_exact_fixed), and a
+// bin is a multiply-high (_equal: bins of one integer width) or one step from a table's first guess (_fast:
+// near-equal bins). When one chunk holds every column, a row's warp reads the row's accumulators before adding its
+// terms, not after.
 // A launch may take any range of D's rows (a pass: D, n and the per-vertex accumulators offset to its first row),
 // the passes of a block adding to one set of per-source results; the pass with `own_rows` takes the columns'
 // own rows off the pairs, whichever rows it holds.
