@@ -317,8 +317,10 @@ struct SwrFast {
     SwrColumn<int> col[SWR_OWN];
     int buffer;
 
+    // read once: streamed past the L2 cache (evict first), which keeps the rows the sweep beside it reads again
     __device__ __forceinline__ void load_row(SwrQuad<int>& row, int v) const {
-        row = *reinterpret_cast<const SwrQuad<int>*>(D + (long long)min(v, last - 1) * stride);
+        const int4 q = __ldcs(reinterpret_cast<const int4*>(D + (long long)min(v, last - 1) * stride));
+        row = {{q.x, q.y, q.z, q.w}};
     }
 
     __device__ __forceinline__ int bin(int x, unsigned offset) const {
