@@ -52,6 +52,7 @@ def with_unreached(g, extra=200, seed=4):
                           (np.int32, 40, 0.0, None, "whole", False, "swr_reduce_i32_equal"),
                           (np.int32, 40, 0.0, None, False, True, "swr_reduce_i32_fast"),
                           (np.int32, 40, 0.0, None, "whole", True, "swr_reduce_i32_equal"),
+                          (np.int32, 40, 0.0, SR.EXACT_SCALE, "whole", False, "swr_reduce_i32_equal"),
                           (np.int32, 40, 0.0, None, True, False, "swr_reduce_i32"),
                           (np.float32, 40, 0.0, None, False, False, "swr_reduce_f32"),
                           (np.float64, 40, 0.0, None, False, False, "swr_reduce_f64"),
@@ -61,7 +62,8 @@ def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, star
                                                          kernel):
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
-    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point); int distances
+    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point; at SR.EXACT_SCALE a warp's
+    doubles become fixed point unshifted); int distances
     in bins of one integer width take the _equal kernel, in near-equal bins the _fast one, in
     geometric ones (first guesses off by more than a bin) the general one; ``unreached``: a graph
     with vertices that the others do not reach (rows and columns with inf)."""
