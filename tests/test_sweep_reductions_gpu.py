@@ -62,11 +62,11 @@ def test_the_matrix_reduced_in_place_gives_the_rows_bits(dtype, edge_count, star
                                                          kernel):
     """40 edges count per lane in shared memory, 300 in global memory; bins from 0 hold the sources'
     own rows, which the pairs leave out; int distances sum 1/d in two doubles a lane unless the
-    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point; at SR.EXACT_SCALE a warp's
-    doubles become fixed point unshifted); int distances
-    in bins of one integer width take the _equal kernel, in near-equal bins the _fast one, in
-    geometric ones (first guesses off by more than a bin) the general one; ``unreached``: a graph
-    with vertices that the others do not reach (rows and columns with inf)."""
+    inverse scale is below SR.EXACT_SCALE (terms rounded: one by one in fixed point), and at
+    SR.EXACT_SCALE a warp's two doubles become fixed point unshifted; int distances in bins of one
+    integer width take the _equal kernel, in near-equal bins the _fast one, in geometric ones (first
+    guesses off by more than a bin) the general one; ``unreached``: a graph with vertices that the
+    others do not reach (rows and columns with inf)."""
     g = generators.road_like(5000, 12000, seed=2, dtype=dtype)
     sources = np.r_[np.arange(40, 340), [7, 4999, 40]]  # two chunks of columns, a source twice, a padded group
     if unreached:
