@@ -84,6 +84,11 @@ def _properties(device_id: int) -> tuple:
     return cp.cuda.runtime.getDeviceProperties(device_id), cp.cuda.runtime.driverGetVersion()
 
 
+def max_shared_bytes() -> int:
+    """Dynamic shared memory one CUDA block may opt in to on the current device."""
+    return int(_properties(cupy().cuda.Device().id)[0]["sharedMemPerBlockOptin"])
+
+
 def banner() -> str:
     """A visible line for notebooks: which GPU, or that GPU parts are skipped."""
     if available():

@@ -104,11 +104,11 @@ def test_bad_input_is_refused_before_anything_is_contracted():
     assert PB.suits(road) and not PB.suits(dense)
 
 
-def test_bytes_needed_counts_the_working_matrix_the_stamps_and_the_rows():
+def test_bytes_needed_counts_the_working_matrix_the_stamps_the_buckets_and_the_rows():
     g = generators.road_like(1000, 2400, seed=4)
     sweeps = PB.BatchedPhast(g, k=64)
     c = 128  # 100 sources padded to two groups of 64
-    want = g.n * c * 4 + 2 * g.n * 4 + 4 * c + 100 * g.n * 4 + sweeps.lay.nbytes
+    want = g.n * c * 4 + 2 * 2 * g.n * 4 + 4 * c + 100 * g.n * 4 + sweeps.lay.nbytes  # stamps and buckets
     assert sweeps.bytes_needed(100) == want
 
 

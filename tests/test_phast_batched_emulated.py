@@ -15,7 +15,7 @@ import helpers
 from test_phast_batched_fake_device import FAKE_CUPY, Dev
 
 SIGNATURES = {  # parameter types of phast_batched.cu's kernels, in order
-    "upper": ("p", "i", "i", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "i", "i", "i"),
+    "upper": ("p", "i", "i", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "p", "i", "i", "i"),
     "down": ("p", "p", "p", "p", "p", "i", "i", "i", "i", "i", "i"),
     "rows": ("p", "p", "p", "i", "i", "i"),
 }
@@ -50,22 +50,29 @@ class Kernel:
         assert block[0] % 32 == 0 and np.prod(block) <= 1024
         getattr(self, self.kind)(grid, block, *args)
 
-    def upper(self, grid, block, level_ptr, levels, first_top, up_ptr, up_src, up_w, out_ptr, out_dst, dn_ptr,
-              dn_src, dn_w, sources, D, stamps, C, n, pass_):
-        D, stamps, k, inf = D.reshape(-1), stamps.reshape(-1), self.k, self.inf
+    def upper(self, grid, block, level_ptr, levels, first_top, level_of, up_ptr, up_src, up_w, out_ptr, out_dst,
+              dn_ptr, dn_src, dn_w, sources, D, stamps, queues, C, n, pass_):
+        D, stamps, queues, k, inf = D.reshape(-1), stamps.reshape(-1), queues.reshape(-1), self.k, self.inf
         assert shared_mem_ok(block, k)
         for g in range(grid[0]):
-            col, stamp = g * k, stamps[g * n:(g + 1) * n]
+            col, stamp, queue = g * k, stamps[g * n:(g + 1) * n], queues[g * n:(g + 1) * n]
+            following = np.array(level_ptr[:levels], dtype=np.int64)  # a level's next free bucket slot
+
+            def put(t):  # the first to stamp a vertex puts it in its level's bucket
+                if stamp[t] != pass_:
+                    stamp[t] = pass_
+                    queue[following[level_of[t]]] = t
+                    following[level_of[t]] += 1
             src = sources[col:col + k]
-            stamp[src[src >= 0]] = pass_
+            for r in src[src >= 0]:
+                put(r)
             for lv in range(levels):
-                for v in range(level_ptr[lv], level_ptr[lv + 1]):
-                    if stamp[v] != pass_:
-                        continue
+                for v in queue[level_ptr[lv]:following[lv]]:
                     best = np.where(src == v, 0.0, inf)
                     arcs = [e for e in range(up_ptr[v], up_ptr[v + 1]) if stamp[up_src[e]] == pass_]
                     D[v * C + col: v * C + col + k] = _relax(best, D, C, col, k, up_src, up_w, arcs, inf)
-                    stamp[out_dst[out_ptr[v]:out_ptr[v + 1]]] = pass_
+                    for t in out_dst[out_ptr[v]:out_ptr[v + 1]]:
+                        put(t)
             for lv in range(levels - 1, first_top - 1, -1):
                 for v in range(level_ptr[lv], level_ptr[lv + 1]):
                     self._down(D, stamp, C, col, k, v, dn_ptr, dn_src, dn_w, pass_)
@@ -109,6 +116,7 @@ def emulated(monkeypatch):
     monkeypatch.setattr(gpu, "cupy", lambda: SimpleNamespace(**{**vars(FAKE_CUPY), "full": _full}))
     monkeypatch.setattr(gpu, "load_module", load_module)
     monkeypatch.setattr(gpu, "require_memory", lambda nbytes, what: None)
+    monkeypatch.setattr(gpu, "max_shared_bytes", lambda: 227 * 1024)
     return made
 
 
@@ -141,7 +149,7 @@ def test_a_narrower_launch_and_repeated_passes_on_one_buffer(emulated):
         out = FAKE_CUPY.empty((count, g.n), dtype=g.dtype)
         sweeps.run(sources, out)
         helpers.assert_rows_match_oracle(g, out, sources)
-    assert sweeps.D.shape == (g.n, 96) and sweeps.passes == 3 and sweeps.stamps.shape == (3, g.n)
+    assert sweeps.D.shape == (g.n, 96) and sweeps.passes == 3 and sweeps.stamps.shape == sweeps.queues.shape == (3, g.n)
 
 
 def test_the_solver_in_several_launches(emulated):
@@ -154,3 +162,17 @@ def test_the_solver_in_several_launches(emulated):
     s.compute()
     helpers.assert_rows_match_oracle(g, s.solution().dist, sources)
     assert len(s.parts) == 2 and s.stats["launches"] >= 4
+
+
+def test_a_hierarchy_too_deep_for_one_blocks_shared_memory_is_refused_before_allocating(emulated, monkeypatch):
+    from apsp_kernels.errors import InputError
+    g = generators.road_like(300, 700, seed=2)
+    sweeps = PB.BatchedPhast(g, 32)
+    levels = sweeps.lay.levels
+    fits = PB.upper_shared_bytes(PB.THREADS, 32, g.dtype.itemsize, levels)
+    monkeypatch.setattr(gpu, "max_shared_bytes", lambda: fits - 1)
+    with pytest.raises(InputError, match=f"{levels} levels"):
+        sweeps.setup()
+    assert not hasattr(sweeps, "D")
+    monkeypatch.setattr(gpu, "max_shared_bytes", lambda: fits)
+    assert sweeps.setup().D is None

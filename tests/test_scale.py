@@ -241,7 +241,7 @@ def test_the_memory_plan_adds_up_and_picks_the_largest_block_that_fits_each_card
     plan = ct.memory_plan(g, total - (1 << 30), total)  # a GPU with 1 GiB in use
     widest = block_solvers.IN_PLACE_BLOCK
     assert list(plan["gpu"]) == list(ct.PLAN_CARDS) and (plan["block_sources"] == widest).all()  # both roomy
-    parts = plan[["working_matrix_gb", "layout_gb", "stamps_and_sums_gb", "graph_gb"]].sum(axis=1)
+    parts = plan[["working_matrix_gb", "layout_gb", "stamps_buckets_and_sums_gb", "graph_gb"]].sum(axis=1)
     np.testing.assert_allclose(parts, plan["block_gb"], rtol=1e-12)
     assert (plan["sweep_sources"] == widest).all()
     tight = ct.memory_plan(g, 64 << 20, total)  # 64 MiB free on an H100: smaller sweeps there, several a block

@@ -136,11 +136,11 @@ def reduces_in_place(key, on_gpu: bool, store: bool, keeps_sums: bool) -> bool:
 def block_bytes(key: str, n: int, sources: int, itemsize: int, store: bool = True, in_place: bool = False) -> int:
     """Device bytes one block needs at most: the rows, and their float64 copy when they go to a
     ``store`` (the reductions read the rows in place); PHAST adds its vertex-major working matrix
-    and the stamps of its groups, and has no rows when it reduces ``in_place`` (:func:`reduces_in_place`)."""
+    and the stamps and buckets of its groups, and has no rows when it reduces ``in_place`` (:func:`reduces_in_place`)."""
     if in_place:
         from .sweep_reductions import bytes_needed
         return bytes_needed(n, sources, itemsize)
     total = sources * n * (itemsize + (8 if store else 0))
     if key == PHAST:
-        total += sources * n * itemsize + -(-sources // 32) * n * 4
+        total += sources * n * itemsize + 2 * -(-sources // 32) * n * 4
     return total

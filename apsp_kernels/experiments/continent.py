@@ -119,7 +119,7 @@ def memory_plan(graph, free: int, total: int) -> pd.DataFrame:
                      "block_gb": runner.block_need(graph, size, block_solvers.PHAST, store=False) / 1e9,
                      "working_matrix_gb": parts["working_matrix"] / 1e9,
                      "layout_gb": runner.layout_bytes(graph, block_solvers.PHAST) / 1e9,
-                     "stamps_and_sums_gb": (parts["stamps"] + parts["sums"]) / 1e9,
+                     "stamps_buckets_and_sums_gb": (parts["stamps_and_buckets"] + parts["sums"]) / 1e9,
                      "graph_gb": runner.graph_bytes(graph) / 1e9, "blocks_every_source": -(-graph.n // block)})
     return pd.DataFrame(rows)
 

@@ -49,7 +49,8 @@ _ARRAYS = ("order", "rank", "level_ptr", "up_indptr", "up_sources", "up_weights"
 @dataclass
 class SweepLayout:
     """Host arrays of the sweeps: ``up`` and ``down`` in-arc CSRs (by target, sources sorted),
-    ``up_out`` (indptr, targets) the upward arcs by source, for stamping the upward search."""
+    ``up_out`` (indptr, targets) the upward arcs by source, for stamping the upward search;
+    ``level_of`` each vertex's level (new numbering), for the bucket a stamped vertex goes to."""
 
     n: int
     level_ptr: np.ndarray
@@ -58,6 +59,7 @@ class SweepLayout:
     up_out: tuple
     down: tuple
     shortcuts: int
+    level_of: np.ndarray
 
     @property
     def levels(self) -> int:
@@ -65,7 +67,7 @@ class SweepLayout:
 
     @property
     def nbytes(self) -> int:
-        arrays = (self.level_ptr, self.rank, *self.up, *self.up_out, *self.down)
+        arrays = (self.level_ptr, self.rank, *self.up, *self.up_out, *self.down, self.level_of)
         return int(sum(a.nbytes for a in arrays))
 
     def down_bytes(self) -> int:
@@ -240,7 +242,9 @@ def out_csr(n: int, indptr: np.ndarray, srcs: np.ndarray) -> tuple:
 
 def layout(h: Hierarchy) -> SweepLayout:
     n = len(h.order)
-    return SweepLayout(n, h.level_ptr, h.rank, h.up, out_csr(n, h.up[0], h.up[1]), h.down, h.shortcuts)
+    levels = np.arange(h.levels, dtype=np.int32)
+    return SweepLayout(n, h.level_ptr, h.rank, h.up, out_csr(n, h.up[0], h.up[1]), h.down, h.shortcuts,
+                       np.repeat(levels, np.diff(h.level_ptr)))
 
 
 def first_top_level(level_ptr: np.ndarray, top_level_max: int) -> int:

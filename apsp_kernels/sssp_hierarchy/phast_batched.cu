@@ -6,9 +6,12 @@
 //   phb_upper: one block per group of K sources. Upward search: a vertex takes part when its
 //     stamp says a source of the group reaches it upward (sources stamped first, every stamped
 //     vertex stamps its upward out-neighbours), levels ascending; a stamped vertex pulls over
-//     its in-arcs from stamped lower vertices. Then the downward sweep over the top levels (few
-//     vertices each, many levels), a barrier per level, and wide vertices split over warps.
-//     Latency bound (a few CUDA blocks on the whole GPU): its pulls keep several arcs' rows in flight.
+//     its in-arcs from stamped lower vertices. The first to stamp a vertex puts it in its level's
+//     bucket (the group's `queue`, a level's slots where its vertices are numbered), so that a
+//     level's stamped vertices are found without reading the level's stamps. Then the downward
+//     sweep over the top levels (few vertices each, many levels), a barrier per level. Wide
+//     vertices split over warps in both. Latency bound (a few CUDA blocks on the whole GPU): its
+//     pulls keep several arcs' rows in flight.
 //   phb_down: one launch per remaining (large) level, levels descending: one warp per
 //     (vertex, group) pulls over the vertex's in-arcs from higher levels.
 //   phb_rows: out[r][old] = D[rank[old]][r], the (sources x n) rows in the graph's numbering,
@@ -17,7 +20,6 @@
 // infinity, stamped ones at their upward distance.
 #include "common.cuh"
 
-constexpr int PHB_SCAN_AHEAD = 8;  // phb_upper: windows of stamps a warp reads at once in a large level
 // phb_pull in the upward searches and top levels (latency bound: one CUDA block a group of K sources) has up to
 // this many bytes of arcs' rows in flight a lane (4 rows at K = 128 ints) before it takes their minimum; the
 // downward launches (many warps a multiprocessor) one row at a time: more measured slower there (16M stand-in, H200)
@@ -92,117 +94,119 @@ __device__ __forceinline__ void phb_pull(const int* __restrict__ srcs, const T* 
     }
 }
 
-// One level of the in-block sweeps: `per` warps per vertex (a power of two), partial minima
-// combined through shared memory. `upward`: only stamped vertices, started from the sources.
-template <typename T, int N>
-__device__ void phb_block_level(const int* indptr, const int* srcs, const T* w, T* D, int C, int col, int lo,
-                                int hi, const int* stamp, int pass, bool upward, const int* src_rank,
-                                phb_row<T, N>* part) {
-    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+// Warps a vertex when a block's warps share `count` vertices: a power of two up to 32, all warps busy.
+__device__ __forceinline__ int phb_warps_per_vertex(int count, int warps) {
     int per = 1;
-    while (per < 32 && (hi - lo) * per * 2 <= warps) per <<= 1;
-    const int groups = warps / per, q = warp % per;
-    for (int base = lo; base < hi; base += groups) {  // every warp runs each round: the barrier needs them
-        const int v = base + warp / per;
-        const bool mine = v < hi && warp / per < groups && (!upward || stamp[v] == pass);
+    while (per < 32 && count * per * 2 <= warps) per <<= 1;
+    return per;
+}
+
+// The `per` warps of one vertex (warp % per their part) combine their minima through shared memory into the
+// first's `best`. Every warp of the block calls it (two barriers).
+template <typename T, int N>
+__device__ __forceinline__ void phb_combine(int per, bool mine, phb_row<T, N>& best, phb_row<T, N>* part) {
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    part[warp * 32 + lane] = best;
+    __syncthreads();
+    if (mine && warp % per == 0) {
+        for (int k = 1; k < per; ++k) {
+            const phb_row<T, N> o = part[(warp + k) * 32 + lane];
+#pragma unroll
+            for (int i = 0; i < N; ++i) best.v[i] = o.v[i] < best.v[i] ? o.v[i] : best.v[i];
+        }
+    }
+    __syncthreads();
+}
+
+// One level of the upward searches: its `count` stamped vertices `list[0, count)`. A vertex starts at 0 in its
+// sources' columns, pulls over its in-arcs from stamped lower vertices, and stamps its upward out-neighbours; one
+// not stamped before goes to its level's bucket (`next[l]`: the level's next free slot of `queue`).
+template <typename T, int N>
+__device__ void phb_upward_level(const int* list, int count, const int* up_ptr, const int* up_src, const T* up_w,
+                                 const int* out_ptr, const int* out_dst, const int* level_of, T* D, int C, int col,
+                                 int* stamp, int pass, const int* src_rank, int* queue, int* next,
+                                 phb_row<T, N>* part) {
+    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+    const int per = phb_warps_per_vertex(count, warps), groups = warps / per, q = warp % per;
+    for (int base = 0; base < count; base += groups) {  // every warp runs each round: the barriers need them
+        const int i = base + warp / per;
+        const bool mine = i < count && warp / per < groups;
+        const int v = mine ? list[i] : 0;
         phb_row<T, N> best;
         phb_fill<T, N>(best, dist_inf<T>());
         if (mine) {
-            if (upward && q == 0) {
+            if (q == 0) {
 #pragma unroll
-                for (int i = 0; i < N; ++i)
-                    if (src_rank[lane * N + i] == v) best.v[i] = T(0);
-            } else if (q == 0 && stamp[v] == pass) {
-                best = phb_load<T, N>(D, v, C, col);  // downward: start from the upward distance
+                for (int j = 0; j < N; ++j)
+                    if (src_rank[lane * N + j] == v) best.v[j] = T(0);
             }
-            phb_pull<T, N, phb_upper_ahead<T, N>()>(srcs, w, D, C, col, indptr[v] + 32 * q, indptr[v + 1], 32 * per,
-                                                    upward ? stamp : nullptr, pass, best);
+            phb_pull<T, N, phb_upper_ahead<T, N>()>(up_src, up_w, D, C, col, up_ptr[v] + 32 * q, up_ptr[v + 1],
+                                                    32 * per, stamp, pass, best);
         }
-        if (per > 1) {
-            part[warp * 32 + lane] = best;
-            __syncthreads();
-            if (mine && q == 0) {
-                for (int k = 1; k < per; ++k) {
-                    const phb_row<T, N> o = part[(warp + k) * 32 + lane];
-#pragma unroll
-                    for (int i = 0; i < N; ++i) best.v[i] = o.v[i] < best.v[i] ? o.v[i] : best.v[i];
-                }
+        if (per > 1) phb_combine<T, N>(per, mine, best, part);
+        if (mine && q == 0) {
+            phb_store<T, N>(D, v, C, col, best);
+            for (int e = out_ptr[v] + lane, e_hi = out_ptr[v + 1]; e < e_hi; e += 32) {
+                const int t = out_dst[e], l = level_of[t];
+                if (atomicExch(stamp + t, pass) != pass) queue[atomicAdd(next + l, 1)] = t;
             }
-            __syncthreads();
         }
+    }
+}
+
+// One top level of the downward sweep, every vertex of [lo, hi): from its upward distance when stamped, pulls
+// over its in-arcs from higher levels.
+template <typename T, int N>
+__device__ void phb_top_level(const int* dn_ptr, const int* dn_src, const T* dn_w, T* D, int C, int col, int lo,
+                              int hi, const int* stamp, int pass, phb_row<T, N>* part) {
+    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int per = phb_warps_per_vertex(hi - lo, warps), groups = warps / per, q = warp % per;
+    for (int base = lo; base < hi; base += groups) {  // every warp runs each round: the barriers need them
+        const int v = base + warp / per;
+        const bool mine = v < hi && warp / per < groups;
+        phb_row<T, N> best;
+        phb_fill<T, N>(best, dist_inf<T>());
+        if (mine) {
+            if (q == 0 && stamp[v] == pass) best = phb_load<T, N>(D, v, C, col);
+            phb_pull<T, N, phb_upper_ahead<T, N>()>(dn_src, dn_w, D, C, col, dn_ptr[v] + 32 * q, dn_ptr[v + 1],
+                                                    32 * per, nullptr, pass, best);
+        }
+        if (per > 1) phb_combine<T, N>(per, mine, best, part);
         if (mine && q == 0) phb_store<T, N>(D, v, C, col, best);
     }
 }
 
+// Dynamic shared memory: the warps' partial rows (blockDim.x of them), then a level's next free bucket slot.
 template <typename T, int N>
-__device__ void phb_upper(const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src,
-                          const T* up_w, const int* out_ptr, const int* out_dst, const int* dn_ptr,
-                          const int* dn_src, const T* dn_w, const int* sources, T* D, int* stamps, int C, int n,
-                          int pass) {
+__device__ void phb_upper(const int* level_ptr, int levels, int first_top, const int* level_of, const int* up_ptr,
+                          const int* up_src, const T* up_w, const int* out_ptr, const int* out_dst,
+                          const int* dn_ptr, const int* dn_src, const T* dn_w, const int* sources, T* D,
+                          int* stamps, int* queues, int C, int n, int pass) {
     constexpr int K = 32 * N;
     extern __shared__ __align__(64) unsigned char phb_smem[];
     phb_row<T, N>* part = reinterpret_cast<phb_row<T, N>*>(phb_smem);
+    int* next = reinterpret_cast<int*>(part + blockDim.x);
     __shared__ int src_rank[K];
     const int group = blockIdx.x, col = group * K + (threadIdx.x & 31) * N;
     int* stamp = stamps + (long long)group * n;
+    int* queue = queues + (long long)group * n;
+    for (int l = threadIdx.x; l < levels; l += blockDim.x) next[l] = level_ptr[l];
+    __syncthreads();
     for (int i = threadIdx.x; i < K; i += blockDim.x) {
-        src_rank[i] = sources[group * K + i];
-        if (src_rank[i] >= 0) stamp[src_rank[i]] = pass;
+        const int r = sources[group * K + i];
+        src_rank[i] = r;
+        if (r >= 0 && atomicExch(stamp + r, pass) != pass) queue[atomicAdd(next + level_of[r], 1)] = r;
     }
     __syncthreads();
     for (int l = 0; l < levels; ++l) {
-        const int lo = level_ptr[l], hi = level_ptr[l + 1];
-        if (hi - lo > (int)blockDim.x) {  // a large level: find its stamped vertices 32 at a time, PHB_SCAN_AHEAD
-            // windows of 32 read before the first is looked at (a level's stamps do not change while it runs: its
-            // vertices stamp only higher ones), so that a warp waits for memory once per PHB_SCAN_AHEAD windows
-            const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
-            for (int first = lo + warp * 32; first < hi; first += PHB_SCAN_AHEAD * warps * 32) {
-                unsigned stamped = 0;  // bit a: this lane's vertex of window a
-#pragma unroll
-                for (int a = 0; a < PHB_SCAN_AHEAD; ++a) {
-                    const int v = first + a * warps * 32 + lane;
-                    stamped |= (unsigned)(v < hi && stamp[v] == pass) << a;
-                }
-#pragma unroll 1
-                for (int a = 0; a < PHB_SCAN_AHEAD; ++a) {
-                    const int base = first + a * warps * 32, mine = base + lane;
-                    unsigned todo = __ballot_sync(0xffffffffu, (stamped >> a) & 1u);
-                    int in_lo = 0, in_hi = 0, out_lo = 0, out_hi = 0;  // a stamped lane's vertex's arcs, read at once
-                    if ((stamped >> a) & 1u) {
-                        in_lo = up_ptr[mine];
-                        in_hi = up_ptr[mine + 1];
-                        out_lo = out_ptr[mine];
-                        out_hi = out_ptr[mine + 1];
-                    }
-                    while (todo) {
-                        const int j = __ffs(todo) - 1, x = base + j;
-                        todo &= todo - 1;
-                        phb_row<T, N> best;
-                        phb_fill<T, N>(best, dist_inf<T>());
-#pragma unroll
-                        for (int i = 0; i < N; ++i)
-                            if (src_rank[lane * N + i] == x) best.v[i] = T(0);
-                        phb_pull<T, N, phb_upper_ahead<T, N>()>(
-                            up_src, up_w, D, C, col, __shfl_sync(0xffffffffu, in_lo, j),
-                            __shfl_sync(0xffffffffu, in_hi, j), 32, stamp, pass, best);
-                        phb_store<T, N>(D, x, C, col, best);
-                        const int e_hi = __shfl_sync(0xffffffffu, out_hi, j);
-                        for (int e = __shfl_sync(0xffffffffu, out_lo, j) + lane; e < e_hi; e += 32)
-                            stamp[out_dst[e]] = pass;
-                    }
-                }
-            }
-        } else {
-            phb_block_level<T, N>(up_ptr, up_src, up_w, D, C, col, lo, hi, stamp, pass, true, src_rank, part);
-            for (int v = lo + (threadIdx.x >> 5); v < hi; v += blockDim.x >> 5)
-                if (stamp[v] == pass)
-                    for (int e = out_ptr[v] + (threadIdx.x & 31); e < out_ptr[v + 1]; e += 32) stamp[out_dst[e]] = pass;
-        }
+        const int lo = level_ptr[l], count = next[l] - lo;  // final: only lower levels put vertices in it
+        if (count == 0) continue;
+        phb_upward_level<T, N>(queue + lo, count, up_ptr, up_src, up_w, out_ptr, out_dst, level_of, D, C, col, stamp,
+                               pass, src_rank, queue, next, part);
         __syncthreads();
     }
     for (int l = levels - 1; l >= first_top; --l) {
-        const int lo = level_ptr[l], hi = level_ptr[l + 1];
-        phb_block_level<T, N>(dn_ptr, dn_src, dn_w, D, C, col, lo, hi, stamp, pass, false, src_rank, part);
+        phb_top_level<T, N>(dn_ptr, dn_src, dn_w, D, C, col, level_ptr[l], level_ptr[l + 1], stamp, pass, part);
         __syncthreads();
     }
 }
@@ -243,11 +247,12 @@ __device__ void phb_rows(const T* D, const int* rank, T* out, int C, int n, int 
 
 #define PHB_K(SFX, T, K, N)                                                                                     \
     extern "C" __global__ void __launch_bounds__(1024, 1) phb_upper_##SFX##_k##K(                                  \
-        const int* level_ptr, int levels, int first_top, const int* up_ptr, const int* up_src, const T* up_w, \
-        const int* out_ptr, const int* out_dst, const int* dn_ptr, const int* dn_src, const T* dn_w,         \
-        const int* sources, T* D, int* stamps, int C, int n, int pass) {                                      \
-        phb_upper<T, N>(level_ptr, levels, first_top, up_ptr, up_src, up_w, out_ptr, out_dst, dn_ptr, dn_src, \
-                        dn_w, sources, D, stamps, C, n, pass);                                                 \
+        const int* level_ptr, int levels, int first_top, const int* level_of, const int* up_ptr,             \
+        const int* up_src, const T* up_w, const int* out_ptr, const int* out_dst, const int* dn_ptr,          \
+        const int* dn_src, const T* dn_w, const int* sources, T* D, int* stamps, int* queues, int C, int n,   \
+        int pass) {                                                                                            \
+        phb_upper<T, N>(level_ptr, levels, first_top, level_of, up_ptr, up_src, up_w, out_ptr, out_dst, dn_ptr, \
+                        dn_src, dn_w, sources, D, stamps, queues, C, n, pass);                                 \
     }                                                                                                          \
     extern "C" __global__ void phb_down_##SFX##_k##K(const int* dn_ptr, const int* dn_src, const T* dn_w, T* D,  \
                                                      const int* stamps, int C, int n, int groups, int lo, int hi, \

@@ -61,6 +61,11 @@ def check_graph(graph, who: str) -> str:
     return suffix
 
 
+def upper_shared_bytes(threads: int, k: int, itemsize: int, levels: int) -> int:
+    """phb_upper's dynamic shared memory: a row of K // 32 distances a thread, then a slot a level."""
+    return threads * (k // 32) * itemsize + 4 * levels
+
+
 def check_params(k, threads, top_level_max, who: str) -> tuple[int, int, int]:
     if isinstance(k, bool) or k not in K_CHOICES:
         raise InputError(f"{who}: K must be one of {K_CHOICES} (sources per sweep), got {k!r}")
@@ -78,6 +83,7 @@ class DeviceLayout:
         cp = gpu.cupy()
         self.host = lay
         self.level_ptr = cp.asarray(lay.level_ptr)
+        self.level_of = cp.asarray(lay.level_of)
         self.rank = cp.asarray(lay.rank)
         self.up = tuple(cp.asarray(a) for a in lay.up)
         self.up_out = tuple(cp.asarray(a) for a in lay.up_out)
@@ -125,9 +131,10 @@ class BatchedPhast:
         return max(1, -(-int(count) // self.k)) * self.k
 
     def bytes_needed(self, count: int, rows: bool = True) -> int:
-        """Device bytes of one launch of ``count`` sources (and the layout when not uploaded)."""
+        """Device bytes of one launch of ``count`` sources (and the layout when not uploaded): the
+        working matrix, a group's stamps and buckets, the sources' ranks, the rows."""
         n, item, c = self.graph.n, self.graph.dtype.itemsize, self.columns(count)
-        total = n * c * item + (c // self.k) * n * 4 + 4 * c + (count * n * item if rows else 0)
+        total = n * c * item + 2 * (c // self.k) * n * 4 + 4 * c + (count * n * item if rows else 0)
         cached = _LAYOUTS.get(self.graph)
         if cached is None or cached[2] is None:
             total += self.lay.nbytes
@@ -138,15 +145,19 @@ class BatchedPhast:
         self.k_upper = mod.get_function(f"phb_upper_{self.suffix}_k{self.k}")
         self.k_down = mod.get_function(f"phb_down_{self.suffix}_k{self.k}")
         self.k_rows = mod.get_function(f"phb_rows_{self.suffix}")
-        self.shared = self.threads * (self.k // 32) * self.graph.dtype.itemsize
+        self.shared = upper_shared_bytes(self.threads, self.k, self.graph.dtype.itemsize, self.lay.levels)
+        if self.shared > gpu.max_shared_bytes():
+            raise InputError(f"{self.who}: the hierarchy of {self.graph.name} has {self.lay.levels} levels, more than "
+                             f"one CUDA block's shared memory holds a slot for with K={self.k}; use a smaller K "
+                             f"or fast:multi_source")
         if self.shared > 48 * 1024:
             self.k_upper.max_dynamic_shared_size_bytes = self.shared
         self.dev = device_layout(self.graph)
         return self.release()
 
     def release(self):
-        """Drop the working matrix and the stamps (the next :meth:`allocate` makes them again)."""
-        self.D = self.stamps = None
+        """Drop the working matrix, the stamps and the buckets (the next :meth:`allocate` makes them again)."""
+        self.D = self.stamps = self.queues = None
         return self
 
     def allocate(self, count: int):
@@ -159,6 +170,7 @@ class BatchedPhast:
             self.release()
             self.D = cp.empty((n, c), dtype=self.graph.dtype)
             self.stamps = cp.full((c // self.k, n), -1, dtype=cp.int32)
+            self.queues = cp.empty((c // self.k, n), dtype=cp.int32)
             self.passes = 0
         return self
 
@@ -173,9 +185,7 @@ class BatchedPhast:
         self.allocate(c)
         n, groups, d, stride = self.graph.n, c // self.k, self.dev, self.D.shape[1]
         i32 = np.int32
-        self.k_upper((groups,), (self.threads,),
-                     (d.level_ptr, i32(self.lay.levels), i32(self.first_top), *d.up, *d.up_out, *d.down, ranks,
-                      self.D, self.stamps, i32(stride), i32(n), i32(self.passes)), shared_mem=self.shared)
+        self.upper(ranks)
         launches = 1
         if after_upper is not None:
             after_upper.record()
@@ -195,6 +205,14 @@ class BatchedPhast:
                     finished(bottom, top)
         self.passes += 1
         return launches
+
+    def upper(self, ranks) -> None:
+        """The upward searches and the top levels of the sweep from ``ranks`` (:meth:`sweep`'s first launch)."""
+        d, i32 = self.dev, np.int32
+        self.k_upper((int(ranks.shape[0]) // self.k,), (self.threads,),
+                     (d.level_ptr, i32(self.lay.levels), i32(self.first_top), d.level_of, *d.up, *d.up_out, *d.down,
+                      ranks, self.D, self.stamps, self.queues, i32(self.D.shape[1]), i32(self.graph.n),
+                      i32(self.passes)), shared_mem=self.shared)
 
     def rows(self, out, count: int):
         """``out`` ((count, n), the graph's numbering) from the last sweep."""
@@ -237,7 +255,7 @@ def multi_source_distances(graph, sources, *, K=DEFAULT_K, threads=THREADS, top_
     sweeps.setup()
     out = cp.empty((len(ids), graph.n), dtype=graph.dtype)
     launches = sweeps.run(ids, out)
-    sweeps.D = sweeps.stamps = None
+    sweeps.release()
     if stats is not None:
         stats.update(sweeps.stats, launches=launches, groups=-(-len(ids) // sweeps.k))
     return out
