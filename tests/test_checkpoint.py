@@ -93,17 +93,17 @@ def test_the_next_wave_runs_while_the_last_one_s_sums_are_fetched_and_saved(clie
     from apsp_kernels.distributed import worker_sums
     g = road()
     whole = all_sources(g, client, block_size=SIZE, progress=False).reductions
-    blocks_held, fetch = [], worker_sums.fetch_collected
+    blocks_held, gather = [], worker_sums.gather
     blocks = -(-g.n // SIZE)
     per_wave = checkpoint.wave_size(blocks, 2)
     waves = -(-blocks // per_wave)
 
-    def counting_fetch(c, futures):  # the blocks of later waves submitted as this wave's sums come in
+    def counting_gather(c, *args, **kwargs):  # the blocks of later waves submitted as this wave's sums come in
         later = (len(blocks_held) + 1) * per_wave
         blocks_held.append(sum(1 for key in c.futures
                                if str(key).startswith("apsp-block") and int(str(key).rsplit("-", 1)[1]) >= later))
-        return fetch(c, futures)
-    monkeypatch.setattr(worker_sums, "fetch_collected", counting_fetch)
+        return gather(c, *args, **kwargs)
+    monkeypatch.setattr(worker_sums, "gather", counting_gather)
     run = all_sources(g, client, block_size=SIZE, checkpoint=tmp_path / "ck", progress=False)
     assert len(blocks_held) == waves > 2
     assert all(held > 0 for held in blocks_held[:-1]) and blocks_held[-1] == 0  # the next wave, then none

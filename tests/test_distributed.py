@@ -148,8 +148,9 @@ def test_gpu_workers_start_after_this_process_hands_back_the_gpu_memory_it_cache
                                                        kw["dashboard_address"])) or "cluster"
     monkeypatch.setitem(sys.modules, "dask_cuda", fake)
     monkeypatch.setattr(gpu, "free_pool", lambda: order.append("pool freed"))
-    monkeypatch.setattr(distributed, "Client", lambda c, set_as_default=True: ("client of", c))
-    assert cluster.local(gpus="0,1") == ("client of", "cluster")
+    monkeypatch.setattr(distributed, "Client", lambda c, set_as_default=True, direct_to_workers=None:
+                        ("client of", c, direct_to_workers))
+    assert cluster.local(gpus="0,1") == ("client of", "cluster", True)  # results straight from the workers
     assert order == ["pool freed", ("workers on", ["0", "1"], ":0")]  # the dashboard on a free port
 
 
@@ -691,18 +692,18 @@ def timed_dijkstra(graph, sources, matrix):
     return csgraph.dijkstra(matrix, directed=True, indices=sources), np.inf, {"first": int(sources[0]), "began": began}
 
 
-def test_blocks_go_round_the_workers_in_order_and_each_worker_s_sums_are_fetched_once_its_blocks_are_in(
+def test_blocks_go_round_the_workers_in_order_and_each_worker_s_last_block_hands_its_sums_over(
         client, monkeypatch):
     """Block i runs on worker i mod 2, each worker's blocks in block order (a worker runs the last
-    submitted of its queued tasks first unless told); every worker's sums were on their way to the
-    client before the wave's sums were asked for; the bits of one block of every source."""
+    submitted of its queued tasks first unless told); every worker's sums came with its last block,
+    none looked for afterwards; the bits of one block of every source."""
     from apsp_kernels.distributed import worker_sums
     g = road()
     asked_with = []
     fetch = worker_sums.fetch_collected
 
     def recording(c, futures):
-        asked_with.append(set(futures.fetching) == set(futures))
+        asked_with.append(sorted(futures))
         return fetch(c, futures)
     monkeypatch.setattr(worker_sums, "fetch_collected", recording)
     run = all_sources(g, client, block_size=16, block_solver=timed_dijkstra, bins=BINS, progress=False)
@@ -713,6 +714,7 @@ def test_blocks_go_round_the_workers_in_order_and_each_worker_s_sums_are_fetched
     for address in addresses:
         assert [block for _, block, worker in ran if worker == address] == list(range(addresses.index(address),
                                                                                        10, 2))
-    assert asked_with == [True]
+    assert asked_with == [] and run.blocks_run_again == 0 and client.direct_to_workers
+    assert sorted(s["first"] // 16 for s in run.stats if "hand_over_s" in s) == [8, 9]
     one, _ = reduce_in_blocks(g, g.n)
     assert run.reductions.per_vertex.equals(one.per_vertex) and run.reductions.summary() == one.summary()

@@ -40,7 +40,7 @@ def recording_results(monkeypatch):
 
     def recorded(*args, **kwargs):
         for res in progress(*args, **kwargs):
-            seen.append(res)
+            seen.append({**res, "handed_over": "sums" in res})
             yield res
     monkeypatch.setattr(runner, "_progress", recorded)
     return seen
@@ -62,6 +62,9 @@ def test_the_workers_keep_the_per_vertex_sums_and_give_one_process_s_bits(worker
     assert all(res["partial"]["reach_out"].shape == (res["partial"]["eccentricity"].size,) for res in seen)
     assert left == {w: [] for w in left}  # handed over: nothing left on the workers
     assert len(set(run.block_workers)) > 1  # the sums came from more than one worker
+    handed = sorted((res["block"], res["worker"]) for res in seen if res["handed_over"])
+    assert [b for b, _ in handed] == list(range(10 - workers, 10))  # each worker's last block
+    assert len({w for _, w in handed}) == workers
 
 
 class FakeWorkers:
@@ -256,61 +259,41 @@ def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_le
     assert isinstance(got[stuck], BaseException)
 
 
-class LoopClient:
-    """What :class:`.worker_sums.Collecting` uses of a Dask client: an event loop on a thread of its
-    own, and ``_gather`` that hands over each future's collect result (here the future is that result)."""
-
-    def __init__(self):
-        import asyncio
-        import threading
-        import types
-        self.loop = types.SimpleNamespace(asyncio_loop=asyncio.new_event_loop())
-        self.thread = threading.Thread(target=self.loop.asyncio_loop.run_forever, daemon=True)
-        self.thread.start()
-
-    async def _gather(self, futures, direct=False):
-        return list(futures)
-
-    def stop(self):
-        self.loop.asyncio_loop.call_soon_threadsafe(self.loop.asyncio_loop.stop)
-        self.thread.join()
-
-
-def test_each_worker_s_sums_are_added_as_they_come_in_and_once():
-    """A worker's sums are fetched and added once all its blocks have reported, before the wave's sums
-    are asked for; taken again (gather's look at what the collect tasks gave), they count once."""
+def test_handed_over_sums_are_added_on_the_merging_thread_and_count_once():
+    """Each worker's sums, handed over with its last block, are added off the caller's thread as they
+    come; the same sums taken again (gather's look on every worker) count once; an error in adding
+    them surfaces at the wave's end."""
     import threading
-    import time
     g = road()
     blocks, key = partials(g), ("token", "run-1")
     workers = FakeWorkers(["a", "b"])
     acc = Accumulator(g.n, np.arange(g.n, dtype=np.int32), BINS)
     for b, partial in blocks.values():
         acc.add(b.start, workers.on("ab"[b.id % 2], worker_sums.keep, key, b.id, partial))
-    collected = workers.run(worker_sums.collect, key)
+    handed = {name: workers.on(name, worker_sums.hand_over, key) for name in "ab"}
     merging = worker_sums.Merging(acc, set(blocks))
     threads = []
     take = merging.take
     merging.take = lambda *args: (threads.append(threading.current_thread().name), take(*args))
-    client = LoopClient()
-    try:
-        collecting = worker_sums.Collecting(client, collected, {"a": 5, "b": 5}, merging)
-        for _ in range(5):
-            collecting.block_done("a")
-        for _ in range(50):
-            if merging.counted:
-                break
-            time.sleep(0.05)
-        assert merging.counted == {0, 2, 4, 6, 8} and threads == ["apsp-sums_0"]  # a's, b's blocks still out
-        for _ in range(5):
-            collecting.block_done("b")
-        for _ in range(50):
-            if len(merging.counted) == 10:
-                break
-            time.sleep(0.05)
-        collecting.close()
-    finally:
-        client.stop()
-    for address, got in collected.items():  # what fetch_collected hands gather: added already
-        merging.take(address, got)
-    assert acc.result().same_as(one_process(g)) and len(threads) == 4
+    merging.take_later("a", handed["a"])
+    merging.wait()
+    assert merging.counted == {0, 2, 4, 6, 8} and threads == ["apsp-sums_0"]
+    merging.take_later("b", handed["b"])
+    assert worker_sums.gather(workers, acc, key, set(blocks), None, fetch=FakeWorkers.fetch, merging=merging) == 0
+    assert len(threads) == 2  # all counted: no look on the workers
+    merging.take("a", handed["a"])  # the same again: counted once
+    assert acc.result().same_as(one_process(g))
+    merging.take_later("c", {"blocks": {99}, "scales": None, "packed": None})
+    with pytest.raises(RuntimeError, match="blocks \\[99\\] that its run never gave it"):
+        merging.wait()
+
+
+def test_a_broken_accumulator_is_handed_over_as_its_error():
+    key = ("token", "broken")
+    worker_sums._RUNS[key] = held = worker_sums.WorkerSums({"sum_in": np.zeros((2, 2), np.uint64),
+                                                            "harmonic_in": np.zeros((2, 2), np.uint64),
+                                                            "reach_in": np.zeros(2, np.int64), "scales": [1, 1]})
+    held.blocks, held.broken = {3}, True
+    got = worker_sums.hand_over(key)
+    assert isinstance(got, RuntimeError) and "[3] run again" in str(got) and key not in worker_sums._RUNS
+    assert worker_sums.hand_over(key) is None

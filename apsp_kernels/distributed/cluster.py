@@ -31,12 +31,19 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
     (``processes=False``: threads of this process, which start at once); ``kwargs`` go to the
     cluster. :func:`close` stops both. Its scheduler keeps every copy of a task's result: Dask's
     memory manager would drop the copies of the shared graph that no queued block needs, so that
-    each run would start with all but one worker fetching it again (1.5-2 s at 16-24M vertices)."""
+    each run would start with all but one worker fetching it again (1.5-2 s at 16-24M vertices).
+    The client fetches results straight from the workers (:data:`DIRECT`)."""
     import dask
     from distributed import Client
     kwargs.setdefault("dashboard_address", ":0")  # a free port: another cluster on this host may hold 8787
     with dask.config.set({MEMORY_MANAGER: False}):
-        return Client(_new_cluster(gpus, cpu_workers, threads_per_worker, kwargs), set_as_default=set_as_default)
+        return Client(_new_cluster(gpus, cpu_workers, threads_per_worker, kwargs), set_as_default=set_as_default,
+                      direct_to_workers=DIRECT)
+
+
+# a block's results (a worker's per-vertex sums with its last one) come straight from its worker,
+# not relayed by the scheduler: one hop instead of two at the end of every block
+DIRECT = True
 
 
 MEMORY_MANAGER = "distributed.scheduler.active-memory-manager.start"  # off: the graph stays on every worker
@@ -103,11 +110,14 @@ def _expect_scheduler_to_go() -> None:
 
 
 def connect(address: str):
-    """A Client on a running scheduler (``tcp://host:8786`` or a scheduler file path)."""
+    """A Client on a running scheduler (``tcp://host:8786`` or a scheduler file path), which fetches
+    results straight from the workers (:data:`DIRECT`: this host must reach them; a Client of
+    your own works too, its results relayed by the scheduler unless made with
+    ``direct_to_workers=True``)."""
     from distributed import Client
     if str(address).endswith(".json"):
-        return Client(scheduler_file=str(address))
-    return Client(address)
+        return Client(scheduler_file=str(address), direct_to_workers=DIRECT)
+    return Client(address, direct_to_workers=DIRECT)
 
 
 def workers(client) -> dict:

@@ -16,9 +16,9 @@ disk bytes of the rows. The graph goes to each worker once (the result of one ta
 unlike scattered data, the scheduler recomputes it if every worker holding it dies); each block
 is one task, block i queued on worker i modulo the workers (another takes it if that one leaves);
 its per-source results merge on the client as blocks finish, under a tqdm bar, while its
-per-vertex sums stay in its worker's accumulator, taken by a task that follows the worker's blocks
-and fetched while the other workers finish (:mod:`.worker_sums`: blocks whose sums died with a
-worker run again, none counts twice).
+per-vertex sums stay in its worker's accumulator, which the worker's last block returns with its
+result and the client adds while the other workers finish (:mod:`.worker_sums`: blocks whose sums
+died with a worker run again, none counts twice).
 """
 from __future__ import annotations
 
@@ -368,14 +368,15 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 
     addresses = sorted(p["facts"])
 
-    def submit(some, keep_sums, priority=None, pinned=False):
+    def submit(some, keep_sums, priority=None, pinned=False, hand_over=frozenset()):
         """The blocks ``some`` as tasks, in block order (a worker runs the latest submitted of its
         queued tasks first unless told: ``priority`` None, minus the block id); ``pinned``: block i
         given to worker i modulo the workers (:func:`given_to`: queued there at once, no round trip
-        to the scheduler between blocks; another worker takes them if it leaves)."""
+        to the scheduler between blocks; another worker takes them if it leaves); the blocks whose
+        ids are in ``hand_over`` return their worker's per-vertex sums with their results."""
         return [client.submit(run_block, shared, token, p["key"], p["on_gpu"], b, compact(ids[b.start:b.stop]),
                               edges, str(p["store"]) if p["store"] else None, p["scales"], keep_sums,
-                              sweep_columns=p["sweep_columns"], pure=False,
+                              sweep_columns=p["sweep_columns"], hand_over=b.id in hand_over, pure=False,
                               priority=-b.id if priority is None else priority,
                               key=f"apsp-block-{token[-12:]}-{os.getpid()}-{time.time_ns()}-{b.id}",
                               **({"workers": [given_to(b.id, addresses)], "allow_other_workers": True} if pinned else {}))
@@ -383,28 +384,24 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 
     def launch(wave):
         """A wave's blocks, their per-vertex sums kept on the workers under a key of the wave's own,
-        and the tasks that take each worker's sums once its blocks are done."""
+        each worker's last block of the wave handing them over (:func:`last_given`), and the
+        :class:`.worker_sums.Merging` that adds them as they come in."""
         sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None
-        futures = submit(wave, sums_key, pinned=True)
-        collecting = None
-        if sums_key is not None and wave:
-            after = {address: [] for address in addresses}
-            for b, future in zip(wave, futures):
-                after[given_to(b.id, addresses)].append(future)
-            collecting = worker_sums.start_collect(client, sums_key, after=after,
-                                                   merging=worker_sums.Merging(acc, {b.id for b in wave}))
-        return wave, futures, sums_key, collecting
+        futures = submit(wave, sums_key, pinned=True, hand_over=last_given(wave, addresses) if reduce else frozenset())
+        merging = worker_sums.Merging(acc, {b.id for b in wave}) if sums_key is not None and wave else None
+        return wave, futures, sums_key, merging
 
-    def take_sums(wave, futures, sums_key, collecting) -> int:
-        """A wave's per-vertex sums (``collecting``: the wave's :func:`.worker_sums.start_collect` tasks) into
-        ``acc``; the blocks whose sums were lost run again. Returns how many ran again."""
+    def take_sums(wave, futures, sums_key, merging) -> int:
+        """A wave's per-vertex sums into ``acc``: those its blocks handed over (``merging``), then
+        any still missing (:func:`.worker_sums.gather`); the blocks whose sums were lost run again.
+        Returns how many ran again."""
         by_id = {b.id: b for b in wave}
 
         def run_again(block_ids, keep_sums):
             """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
             futures.extend(submit([by_id[b] for b in block_ids], keep_sums, priority=worker_sums.FIRST))
             client.gather(futures[-len(block_ids):])
-        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, started=collecting)
+        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, merging=merging)
 
     submitted_at, first_submit_s = time.time(), time.perf_counter() - started
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0
@@ -427,12 +424,12 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             in_flight.append(launch(waves[i + 1]))
     try:
         for i in range(len(waves)):
-            wave, futures, sums_key, collecting = in_flight[0]
+            wave, futures, sums_key, merging = in_flight[0]
             launch_next(i, len(wave))
             for got, res in enumerate(_progress(futures, size_of, bar), start=1):
                 launch_next(i, len(wave) - got)
-                if collecting is not None:
-                    collecting.block_done(given_to(res["block"], addresses))
+                if "sums" in res:
+                    merging.take_later(res["worker"], res.pop("sums"))
                 statuses[res["status"]] = statuses.get(res["status"], 0) + 1
                 if acc is not None:
                     t0 = time.perf_counter()
@@ -444,9 +441,9 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 workers.append(res["worker"])
                 sizes.append(size_of[res["block"]])
             launch_next(i, 0)
-            if collecting is not None:
+            if merging is not None:
                 t0 = time.perf_counter()
-                again += take_sums(wave, futures, sums_key, collecting)
+                again += take_sums(wave, futures, sums_key, merging)
                 merge_s += time.perf_counter() - t0
             in_flight.pop(0)
             if checkpoint is not None:
@@ -458,8 +455,10 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
                 break
     except BaseException:
         bar.close()
-        for _, futures, sums_key, collecting in in_flight:
-            client.cancel(futures + list((collecting or {}).values()))
+        for _, futures, sums_key, merging in in_flight:
+            client.cancel(futures)
+            if merging is not None:
+                merging.wait_quietly()
             if sums_key is not None:
                 _drop_worker_sums(client, sums_key)
         raise
@@ -477,6 +476,15 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 def given_to(block_id: int, addresses: list) -> str:
     """The worker a block is given to: block ids round the workers (equal blocks, equal shares)."""
     return addresses[block_id % len(addresses)]
+
+
+def last_given(wave, addresses: list) -> frozenset:
+    """The ids of the blocks of ``wave`` that each worker is given last (:func:`given_to`; it runs
+    them in block order)."""
+    last = {}
+    for b in wave:
+        last[given_to(b.id, addresses)] = max(b.id, last.get(given_to(b.id, addresses), -1))
+    return frozenset(last.values())
 
 
 def _drop_worker_sums(client, key) -> None:

@@ -23,7 +23,7 @@ def to_store_dtype(dist, inf, dtype):
 
 def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.ndarray,
               edges: np.ndarray | None, store_path: str | None, scales: Scales | None = None,
-              keep_sums: tuple | None = None, sweep_columns: int | None = None) -> dict:
+              keep_sums: tuple | None = None, sweep_columns: int | None = None, hand_over: bool = False) -> dict:
     """One block (sources ``ids``, or their :func:`.blocks.compact` range): ``{"block", "start",
     "partial", "status", "seconds", "ended_at", "stats", "worker"}``.
 
@@ -34,8 +34,21 @@ def run_block(graph, token: str, key: str, on_gpu: bool, block: Block, ids: np.n
     to this worker's accumulator of the run and "partial" holds only the rest (the store, if any,
     still saves the whole partial); reduced in place on the GPU, as it left the GPU
     (:class:`.sweep_reductions.SweepResults`, unpacked by :func:`.sweep_reductions.as_partial`), in
-    sweeps of at most ``sweep_columns`` sources (None: one).
+    sweeps of at most ``sweep_columns`` sources (None: one). ``hand_over`` (with ``keep_sums``; a
+    worker's last block of a wave): the result's "sums" also holds this worker's accumulator of the
+    run, taken off it (:func:`.worker_sums.hand_over`), and its stats "hand_over_s" the seconds that
+    took after the block's end ("seconds" and "ended_at" are the block's own).
     """
+    result = _block(graph, token, key, on_gpu, block, ids, edges, store_path, scales, keep_sums, sweep_columns)
+    if hand_over and keep_sums is not None:
+        started = time.perf_counter()
+        result["sums"] = worker_sums.hand_over(keep_sums)
+        result["stats"]["hand_over_s"] = time.perf_counter() - started
+    return result
+
+
+def _block(graph, token, key, on_gpu, block, ids, edges, store_path, scales, keep_sums, sweep_columns) -> dict:
+    """:func:`run_block` but the hand-over."""
     started = time.perf_counter()
     ids = expand(ids)
     store = RowStore(store_path) if store_path else None

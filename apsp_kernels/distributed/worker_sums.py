@@ -3,11 +3,12 @@
 A block's per-vertex sums (``sum_in``, ``harmonic_in`` in 128-bit fixed point, ``reach_in``) are
 as long as the graph: 40 B a vertex, every block. Instead of shipping them with every block, a
 task adds them (:func:`keep`) into its process's accumulator of the run and returns only the
-block's per-source values; the client takes each worker's accumulator once at the end
-(:func:`collect_all`: a task pinned to each worker, fetched straight from it) and adds them: fixed
-point, so the bits do not depend on which worker counted which block. An accumulator records the block ids it holds, so that the
-client counts every block once (:func:`gather`) and runs again the blocks whose sums died with a
-worker.
+block's per-source values; a worker's last block of a wave returns the accumulator with its result
+(:func:`hand_over`), and the client adds them as they come in: fixed point, so the bits do not
+depend on which worker counted which block. An accumulator records the block ids it holds, so that
+the client counts every block once (:func:`gather`); blocks no hand-over counted are looked for on
+every worker (:func:`collect_all`: a task pinned to each, fetched straight from it), and those whose
+sums died with a worker run again.
 
 Where a block's rows are reduced on the host side of :func:`.reductions.block_partial` (CPU workers,
 a store, other block solvers) the accumulator is NumPy (:class:`WorkerSums`); where batched PHAST's
@@ -16,8 +17,6 @@ into it (:func:`add_in_place`): no per-vertex array leaves the GPU before the en
 """
 from __future__ import annotations
 
-import asyncio
-import functools
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -105,6 +104,16 @@ def collect(key: tuple) -> dict | None:
     return {"blocks": held.blocks, "scales": held.scales, "packed": held.packed()}
 
 
+def hand_over(key: tuple) -> dict | BaseException | None:
+    """:func:`collect` for a block's task to return with its result (a worker's last block of a
+    wave): the client adds the sums as the result comes in, with no task or round trip after the
+    block. The error that lost them, if any, travels in their place (their blocks run again)."""
+    try:
+        return collect(key)
+    except RuntimeError as exc:
+        return exc
+
+
 def collect_all(client, key: tuple) -> dict:
     """{address: :func:`collect`'s result on that worker, or the exception that lost it} for every
     worker. A task pinned to each worker takes its accumulator and the client fetches them straight
@@ -114,78 +123,26 @@ def collect_all(client, key: tuple) -> dict:
     return fetch_collected(client, start_collect(client, key))
 
 
-def start_collect(client, key: tuple, after: dict | None = None, merging: "Merging | None" = None) -> "Collecting":
-    """{address: future} of a :func:`collect` task pinned to each worker, ahead of any block queued
-    there (priority :data:`FIRST`): blocks submitted after it add into fresh sums, not these.
-    ``after``: {address: the futures of the blocks given to that worker}, submitted with them: each
-    collect then runs as soon as its worker's blocks are done (they are its dependencies, their
-    results local), with no round trip to the client in between (else: every worker the
-    scheduler knows now, at once). ``merging``: where each worker's sums go as they come in."""
+def start_collect(client, key: tuple) -> dict:
+    """{address: future} of a :func:`collect` task pinned to each worker the scheduler knows now,
+    ahead of any block queued there (priority :data:`FIRST`): blocks submitted after it add into
+    fresh sums, not these."""
     token = uuid.uuid4().hex[:12]
-    after = {address: [] for address in cluster.workers(client)} if after is None else after
-    futures = {address: client.submit(collect_after, key, *after[address], workers=[address],
-                                      allow_other_workers=False, pure=False, priority=FIRST,
-                                      key=f"apsp-collect-sums-{token}-{i}")
-               for i, address in enumerate(sorted(after))}
-    return Collecting(client, futures, {address: len(blocks) for address, blocks in after.items()}, merging)
-
-
-def collect_after(key: tuple, *blocks) -> dict | None:
-    """:func:`collect`, once ``blocks`` (this worker's block results, the task's dependencies) are in."""
-    return collect(key)
-
-
-class Collecting(dict):
-    """{address: future} of one wave's collect tasks (:func:`start_collect`); :meth:`block_done`
-    counts the blocks given to each worker as their results come in, and once all of a worker's
-    have, its sums are fetched from it in the background, while the other workers' last blocks
-    still run, and added to ``merging`` (when given) on a thread of their own as they arrive
-    (:func:`fetch_collected` takes them from there)."""
-
-    def __init__(self, client, futures: dict, blocks: dict, merging: "Merging | None" = None):
-        super().__init__(futures)
-        self.client, self.left, self.fetching, self.merging = client, dict(blocks), {}, merging
-        self._adding, self._lock = None, threading.Lock()
-
-    def block_done(self, address: str) -> None:
-        """One more result of the blocks given to ``address``."""
-        if self.left.get(address, 0) <= 0:
-            return
-        self.left[address] -= 1
-        if not self.left[address]:
-            fetch = self.fetching[address] = asyncio.run_coroutine_threadsafe(
-                self.client._gather([self[address]], direct=True), self.client.loop.asyncio_loop)
-            if self.merging is not None:
-                fetch.add_done_callback(functools.partial(self._add_when_in, address))
-
-    def _add_when_in(self, address: str, fetch) -> None:
-        """``address``'s sums, fetched, added to ``merging`` off the client's event loop (a failed fetch
-        or add leaves them to :func:`fetch_collected` and :func:`gather`)."""
-        if fetch.cancelled() or fetch.exception() is not None:
-            return
-        with self._lock:
-            if self._adding is None:
-                self._adding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apsp-sums")
-            if self._adding:  # else closed: gather takes them
-                self._adding.submit(self.merging.take, address, fetch.result()[0])
-
-    def close(self) -> None:
-        """Wait for the sums being added now; those still queued are left to :func:`gather`."""
-        with self._lock:
-            adding, self._adding = self._adding, False
-        if adding:
-            adding.shutdown(wait=True, cancel_futures=True)
+    return {address: client.submit(collect, key, workers=[address], allow_other_workers=False, pure=False,
+                                   priority=FIRST, key=f"apsp-collect-sums-{token}-{i}")
+            for i, address in enumerate(sorted(cluster.workers(client)))}
 
 
 class Merging:
     """One wave's per-vertex sums, added into the client's accumulator ``acc`` (:meth:`take`, safe
-    from any thread): each worker's accumulator, which together must hold the blocks ``expected``,
+    from any thread; :meth:`take_later` on a thread of its own, so that the blocks still to come are
+    not kept waiting): each worker's accumulator, which together must hold the blocks ``expected``,
     each counted once. An accumulator that holds a block already counted (a task that ran on two
     live workers, or the same accumulator taken twice) is left out whole."""
 
     def __init__(self, acc, expected: set):
         self.acc, self.expected, self.counted, self.errors = acc, set(expected), set(), []
-        self._lock = threading.Lock()
+        self._lock, self._adding = threading.Lock(), None
 
     def take(self, address: str, got) -> None:
         """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it)."""
@@ -201,13 +158,38 @@ class Merging:
             self.acc.add_packed(got["scales"], got["packed"])
             self.counted.update(got["blocks"])
 
+    def take_later(self, address: str, got) -> None:
+        """:meth:`take` on the merging thread; :meth:`wait` for it."""
+        if self._adding is None:
+            self._adding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apsp-sums")
+        self._adding.submit(self.take, address, got).add_done_callback(self._keep_error)
+
+    def _keep_error(self, done) -> None:
+        if done.exception() is not None:
+            self.errors.append(repr(done.exception()))
+            self.failed = done.exception()
+
+    def wait(self) -> None:
+        """Wait for the sums :meth:`take_later` was given; raise what adding one of them raised."""
+        if self._adding is not None:
+            self._adding.shutdown(wait=True)
+            self._adding = None
+        failed, self.failed = getattr(self, "failed", None), None
+        if failed is not None:
+            raise failed
+
+    def wait_quietly(self) -> None:
+        """:meth:`wait`, its error left out (a run already failing for another reason)."""
+        try:
+            self.wait()
+        except Exception:
+            pass
+
 
 def fetch_collected(client, futures: dict) -> dict:
-    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`; what
-    :class:`Collecting` fetched already is taken from there)."""
+    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`)."""
     from distributed import wait
     out, pending = {}, dict(futures)
-    fetching = futures.fetching if isinstance(futures, Collecting) else {}
     try:
         while pending:
             try:
@@ -223,12 +205,6 @@ def fetch_collected(client, futures: dict) -> dict:
                                     else RuntimeError(f"worker {address} left before handing over its sums"))
                     del pending[address]
         ready = [address for address in futures if address not in out]
-        for address in [a for a in ready if a in fetching]:
-            try:
-                out[address] = fetching[address].result(timeout=FETCH_TIMEOUT_S)[0]
-            except Exception:  # fetched again below
-                pass
-        ready = [address for address in ready if address not in out]
         try:
             values = client.sync(client._gather, [futures[a] for a in ready], direct=True,
                                  callback_timeout=FETCH_TIMEOUT_S) if ready else []
@@ -236,10 +212,6 @@ def fetch_collected(client, futures: dict) -> dict:
         except Exception as exc:  # a worker left between its task and the fetch: its sums are lost
             out.update({address: exc for address in ready})
     finally:
-        for fetch in fetching.values():  # the background fetches still under way
-            fetch.cancel()
-        if isinstance(futures, Collecting):
-            futures.close()
         client.cancel(list(futures.values()))
     return out
 
@@ -257,40 +229,34 @@ def held_runs() -> list:
         return list(_RUNS)
 
 
-def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all, started: dict | None = None) -> int:
+def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all, merging: Merging | None = None) -> int:
     """Add to the client's :class:`.reductions.Accumulator` ``acc`` the workers' accumulators of
-    run ``key`` (``fetch(client, key)``, as :func:`collect_all`; the first round's from the collect
-    tasks ``started`` already, :func:`start_collect`, when given: their :class:`Merging`, if any,
-    has those that came in added), which together must hold the blocks ``expected``, each counted
-    once (:class:`Merging`).
+    run ``key`` which together must hold the blocks ``expected``, each counted once
+    (:class:`Merging`; ``merging``: the one that took the sums the blocks handed over, if any).
 
-    Blocks the collect tasks ``started`` did not find are looked for once on every worker; those
-    then counted by none (their worker died, or left out) run again under a fresh key:
-    ``run_again(block_ids, new_key)`` returns when their tasks are done. Returns how many blocks
-    ran again."""
-    merging = getattr(started, "merging", None) or Merging(acc, expected)
-    again, looked_again = 0, False
-
-    def take(collected: dict) -> None:
-        for address in sorted(collected):
-            merging.take(address, collected[address])
+    Blocks not counted yet are looked for once on every worker (``fetch(client, key)``, as
+    :func:`collect_all`: sums a worker added after its last block handed them over, a block it
+    took over from another); those then counted by none (their worker died) run again under a
+    fresh key: ``run_again(block_ids, new_key)`` returns when their tasks are done. Returns how
+    many blocks ran again; no round trip to the workers when every block was handed over."""
+    merging = merging or Merging(acc, expected)
+    merging.wait()
+    again, looked = 0, False
     for round_ in range(MAX_ROUNDS + 1):
-        take(fetch_collected(client, started) if started and not round_ else fetch(client, key))
-        if started and not round_ and merging.expected - merging.counted:
-            # sums a worker added after its collect task ran (a block it took over from a worker
-            # that left), or on a worker that joined since: taken from every worker now
-            take(fetch(client, key))
-            looked_again = True
-        missing = merging.expected - merging.counted
-        if not missing:
-            if again or looked_again:  # sums of blocks run twice, or after their worker's were taken
-                client.run(drop, key, on_error="ignore")
-            return again
-        if round_ == MAX_ROUNDS:
+        if not merging.expected - merging.counted:
             break
-        key = (*key[:2], round_ + 1)
-        run_again(sorted(missing), key)
-        again += len(missing)
-    client.run(drop, key, on_error="ignore")
-    raise RuntimeError(f"the per-vertex sums of blocks {sorted(missing)} were lost {MAX_ROUNDS} times over; "
-                       f"check the workers' logs" + (f" ({'; '.join(merging.errors[-3:])})" if merging.errors else ""))
+        if round_:
+            key = (*key[:2], round_)
+            missing = sorted(merging.expected - merging.counted)
+            run_again(missing, key)
+            again += len(missing)
+        for address, got in sorted(fetch(client, key).items()):
+            merging.take(address, got)
+        looked = True
+    if looked:  # sums of blocks run twice, or kept after their worker's last block handed its over
+        client.run(drop, key, on_error="ignore")
+    missing = merging.expected - merging.counted
+    if missing:
+        raise RuntimeError(f"the per-vertex sums of blocks {sorted(missing)} were lost {MAX_ROUNDS} times over; "
+                           f"check the workers' logs" + (f" ({'; '.join(merging.errors[-3:])})" if merging.errors else ""))
+    return again
