@@ -230,6 +230,20 @@ def predecessor_rows(rows, none: int = -1):
     return dev.convert(rows, dev.empty(rows.shape, np.int32), "predecessors", none)
 
 
+def array_to_host(x) -> np.ndarray:
+    """A device array on the host, in a page-locked array from the shared pool where
+    :func:`choose_mode` gives "pinned" (the next array of about its size reuses the memory once
+    this one is gone), else in an ordinary one; a NumPy array as it is."""
+    if isinstance(x, np.ndarray):
+        return x
+    side = _cuda()
+    if choose_mode(x.nbytes, side.pool) != "pinned":
+        return x.get()
+    out = side.pool.array(x.shape, x.dtype)
+    x.get(out=out)
+    return out
+
+
 def release_pinned() -> None:
     """Free the page-locked blocks no result uses (they are kept for the next calls otherwise)."""
     if _CUDA:

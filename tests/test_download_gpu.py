@@ -127,3 +127,22 @@ def test_transfer_benchmark_rows_on_a_small_graph():
     assert recs["numpy out"].stat("page_locked") is True  # 600 x 600 float64: above PINNED_MIN_BYTES
     assert recs["numpy out, pageable (before)"].stat("page_locked") is False
     assert recs["copy: page-locked"].stat("GB_per_s") > 0
+
+
+def test_an_array_lands_page_locked_from_the_pool_or_plain_when_small(cp, rng):
+    download.release_pinned()
+    big = cp.asarray(rng.integers(0, 255, 3 << 20).astype(np.uint8))  # above PINNED_MIN_BYTES
+    small = cp.arange(1000, dtype=cp.uint64)
+    got = download.array_to_host(big)
+    assert np.array_equal(got, big.get())
+    assert cp.cuda.runtime.pointerGetAttributes(got.ctypes.data).type == cp.cuda.runtime.memoryTypeHost
+    allocations = download._cuda().pool.allocations
+    del got
+    gc.collect()
+    again = download.array_to_host(big)  # the same block again
+    assert download._cuda().pool.allocations == allocations and np.array_equal(again, big.get())
+    plain = download.array_to_host(small)
+    assert cp.cuda.runtime.pointerGetAttributes(plain.ctypes.data).type != cp.cuda.runtime.memoryTypeHost
+    assert np.array_equal(plain, np.arange(1000, dtype=np.uint64))
+    host = np.ones(3)
+    assert download.array_to_host(host) is host
