@@ -96,6 +96,7 @@ def test_bad_input_is_refused_before_anything_is_contracted():
             PB.PhastBatchedSSSP(road, [0], K=bad)
     with pytest.raises(InputError, match="threads"):
         PB.PhastBatchedSSSP(road, [0], threads=100)
+    assert PB.check_params(32, None, 0, "who") == (32, None, 0)
     with pytest.raises(InputError, match="batch"):
         PB.PhastBatchedSSSP(road, [0], batch=0)
     with pytest.raises(InputError, match="negative|non-negative"):
@@ -221,3 +222,9 @@ def test_scipys_time_per_tree_is_taken_holding_the_hosts_cpu_lock(monkeypatch):
     monkeypatch.setattr(bench.timing.host_cpu, "exclusive", lock.exclusive)
     monkeypatch.setattr(bench.oracle, "distances", lambda g, s: seen.append(lock.held) or real(g, s))
     assert bench.scipy_us_per_tree(generators.road_like(300, 750, seed=1), count=4) > 0 and seen == [True]
+
+
+@pytest.mark.parametrize("groups, threads", [(0, 1024), (132, 1024), (133, 512), (264, 512), (265, 256),
+                                             (414, 256), (10**6, 256)])
+def test_the_upper_searches_take_fewer_threads_a_group_once_the_groups_outnumber_the_multiprocessors(groups, threads):
+    assert PB.upper_threads(groups, 132) == threads

@@ -51,6 +51,23 @@ def test_a_reused_buffer_gives_each_sweep_its_own_trees(threads):
     assert sweeps.passes == 3 and sweeps.D.shape[1] == 128
 
 
+def test_more_groups_than_multiprocessors_take_fewer_threads_a_group_and_give_the_same_trees():
+    import cupy as cp
+    from apsp_kernels import gpu
+    g = generators.road_like(3000, 7200, seed=4)
+    sms = gpu.device_info()["sm_count"]
+    sources = np.resize(np.arange(g.n), 32 * (4 * sms + 3))  # more groups than four a multiprocessor
+    assert PB.upper_threads(len(sources) // 32, sms) == 256
+    rows = {}
+    for threads in (None, 1024):
+        sweeps = PB.BatchedPhast(g, k=32, threads=threads).setup()
+        out = cp.empty((len(sources), g.n), dtype=g.dtype)
+        sweeps.run(sources, out)
+        rows[threads] = out.get()
+    np.testing.assert_array_equal(rows[None], rows[1024])
+    helpers.assert_rows_match_oracle(g, rows[None][-g.n:], sources[-g.n:])
+
+
 def test_solver_in_several_launches_and_float32():
     for g in (generators.road_like(30000, 72000, seed=9),
               generators.road_like(30000, 72000, seed=9, dtype=np.float32)):

@@ -33,11 +33,13 @@ from .phast import MAX_MEAN_DEGREE
 _CU = gpu.cu_path(__file__, "phast_batched.cu")
 K_CHOICES = (32, 64, 128, 256)
 DEFAULT_K = 64  # trees per sweep: fastest or within 2 % at 8192 sources per launch on NY and BAY (H100)
-# phb_upper: one CUDA block per group of K sources, latency bound, so as many warps as a block holds. With the
-# top levels from 128 vertices down and arcs' rows loaded ahead (phast_batched.cu) a sweep of 1024 sources of the
-# 16M stand-in took 74.5 ms against 83.4 at 512 threads, 256 and one row at a time; NY's and BAY's of 16384
-# sources 25.0 and 22.0 ms against 33.5 and 26.1 (one H200, CUDA events, best of 4)
+# phb_upper: one CUDA block per group of K sources, latency bound, so as many warps as a block holds while the
+# groups fit one a multiprocessor. With the top levels from 128 vertices down and arcs' rows loaded ahead
+# (phast_batched.cu) a sweep of 1024 sources of the 16M stand-in took 74.5 ms against 83.4 at 512 threads, 256
+# and one row at a time; NY's and BAY's of 16384 sources 25.0 and 22.0 ms against 33.5 and 26.1 (one H200, CUDA
+# events, best of 4). More groups than that: fewer threads a group, more of them resident (upper_threads).
 THREADS = 1024
+UPPER_THREADS = (1024, 512, 256)  # threads a group: one, two or four groups a multiprocessor (64 registers a thread)
 DOWN_THREADS = 256     # phb_down: a warp per (vertex, group)
 TOP_LEVEL_MAX = 128    # levels of at most this many vertices run inside phb_upper
 MAX_COLUMNS = 1 << 14  # sources per launch at most (the working matrix is n x that)
@@ -66,14 +68,28 @@ def upper_shared_bytes(threads: int, k: int, itemsize: int, levels: int) -> int:
     return threads * (k // 32) * itemsize + 4 * levels
 
 
-def check_params(k, threads, top_level_max, who: str) -> tuple[int, int, int]:
+def upper_threads(groups: int, sms: int) -> int:
+    """phb_upper's threads a group for a sweep of ``groups`` groups on ``sms`` multiprocessors: the most
+    of :data:`UPPER_THREADS` with which every group is resident at once, else the fewest. A sweep of NY's
+    52,928 sources (414 groups of 128) on an H200's 132 took 75.5 ms at 256 threads against 78.2 at 1024,
+    BAY's 64,256 78.8 against 81.2; 128 groups ran best at 1024 (results/paper/scale/continent_upper_threads)."""
+    for threads in UPPER_THREADS:
+        if groups <= max(1, sms) * (THREADS // threads):
+            return threads
+    return UPPER_THREADS[-1]
+
+
+def check_params(k, threads, top_level_max, who: str) -> tuple[int, int | None, int]:
+    """``threads``: phb_upper's threads a group, or None (:func:`upper_threads` of each sweep)."""
     if isinstance(k, bool) or k not in K_CHOICES:
         raise InputError(f"{who}: K must be one of {K_CHOICES} (sources per sweep), got {k!r}")
-    if isinstance(threads, bool) or int(threads) != threads or not 64 <= threads <= 1024 or threads % 32:
-        raise InputError(f"{who}: threads must be a multiple of 32 in [64, 1024], got {threads!r}")
+    if threads is None:
+        pass
+    elif isinstance(threads, bool) or int(threads) != threads or not 64 <= threads <= 1024 or threads % 32:
+        raise InputError(f"{who}: threads must be None or a multiple of 32 in [64, 1024], got {threads!r}")
     if isinstance(top_level_max, bool) or int(top_level_max) != top_level_max or top_level_max < 0:
         raise InputError(f"{who}: top_level_max must be a non-negative int, got {top_level_max!r}")
-    return int(k), int(threads), int(top_level_max)
+    return int(k), None if threads is None else int(threads), int(top_level_max)
 
 
 class DeviceLayout:
@@ -114,7 +130,7 @@ class BatchedPhast:
 
     who = "phast_batched"
 
-    def __init__(self, graph, k=DEFAULT_K, threads=THREADS, top_level_max=TOP_LEVEL_MAX):
+    def __init__(self, graph, k=DEFAULT_K, threads=None, top_level_max=TOP_LEVEL_MAX):
         self.suffix = check_graph(graph, self.who)
         self.k, self.threads, self.top_level_max = check_params(k, threads, top_level_max, self.who)
         self.graph = graph
@@ -145,7 +161,7 @@ class BatchedPhast:
         self.k_upper = mod.get_function(f"phb_upper_{self.suffix}_k{self.k}")
         self.k_down = mod.get_function(f"phb_down_{self.suffix}_k{self.k}")
         self.k_rows = mod.get_function(f"phb_rows_{self.suffix}")
-        self.shared = upper_shared_bytes(self.threads, self.k, self.graph.dtype.itemsize, self.lay.levels)
+        self.shared = upper_shared_bytes(self.threads or THREADS, self.k, self.graph.dtype.itemsize, self.lay.levels)
         if self.shared > gpu.max_shared_bytes():
             raise InputError(f"{self.who}: the hierarchy of {self.graph.name} has {self.lay.levels} levels, more than "
                              f"one CUDA block's shared memory holds a slot for with K={self.k}; use a smaller K "
@@ -208,11 +224,13 @@ class BatchedPhast:
 
     def upper(self, ranks) -> None:
         """The upward searches and the top levels of the sweep from ``ranks`` (:meth:`sweep`'s first launch)."""
-        d, i32 = self.dev, np.int32
-        self.k_upper((int(ranks.shape[0]) // self.k,), (self.threads,),
+        d, i32, groups = self.dev, np.int32, int(ranks.shape[0]) // self.k
+        threads = self.threads or upper_threads(groups, gpu.device_info()["sm_count"])
+        self.k_upper((groups,), (threads,),
                      (d.level_ptr, i32(self.lay.levels), i32(self.first_top), d.level_of, *d.up, *d.up_out, *d.down,
                       ranks, self.D, self.stamps, self.queues, i32(self.D.shape[1]), i32(self.graph.n),
-                      i32(self.passes)), shared_mem=self.shared)
+                      i32(self.passes)),
+                     shared_mem=upper_shared_bytes(threads, self.k, self.graph.dtype.itemsize, self.lay.levels))
 
     def rows(self, out, count: int):
         """``out`` ((count, n), the graph's numbering) from the last sweep."""
@@ -230,7 +248,7 @@ class BatchedPhast:
         return launches + 1
 
 
-def multi_source_distances(graph, sources, *, K=DEFAULT_K, threads=THREADS, top_level_max=TOP_LEVEL_MAX,
+def multi_source_distances(graph, sources, *, K=DEFAULT_K, threads=None, top_level_max=TOP_LEVEL_MAX,
                            stats=None):
     """Distances from every vertex of ``sources`` as a CuPy array of shape (len(sources), n).
 
@@ -266,13 +284,14 @@ class PhastBatchedSSSP(Solver):
 
     ``K``: trees per sweep (32, 64, 128 or 256); ``batch``: sources per launch ("auto": all of
     them up to :data:`MAX_COLUMNS` and a working matrix of :data:`AUTO_ENTRIES` distances);
-    ``threads``, ``top_level_max``: see ``phast_batched.cu``.
+    ``threads``: phb_upper's threads a group (None: :func:`upper_threads` of each sweep's groups);
+    ``top_level_max``: see ``phast_batched.cu``.
     """
 
     all_pairs = False
     host_preprocessing = True
 
-    def __init__(self, graph, sources=None, K=DEFAULT_K, batch="auto", threads=THREADS,
+    def __init__(self, graph, sources=None, K=DEFAULT_K, batch="auto", threads=None,
                  top_level_max=TOP_LEVEL_MAX):
         super().__init__(graph, sources)
         name = type(self).__name__
