@@ -692,6 +692,27 @@ def timed_dijkstra(graph, sources, matrix):
     return csgraph.dijkstra(matrix, directed=True, indices=sources), np.inf, {"first": int(sources[0]), "began": began}
 
 
+def test_a_client_that_relays_results_still_gets_each_block_s_straight_from_its_worker(client, monkeypatch):
+    """A Client of the user's own, made with the scheduler relaying results (Dask's default), gets the
+    same bits, each block result fetched straight from its worker."""
+    import distributed
+    g = road()
+    whole = all_sources(g, client, block_size=16, bins=BINS, progress=False).reductions
+    relaying = distributed.Client(client.cluster, direct_to_workers=False, set_as_default=False)
+    asked, gather = [], distributed.Client.gather
+
+    def recording(self, futures, *args, **kwargs):
+        asked.append((self is relaying, kwargs.get("direct")))
+        return gather(self, futures, *args, **kwargs)
+    monkeypatch.setattr(distributed.Client, "gather", recording)
+    try:
+        run = all_sources(g, relaying, block_size=16, bins=BINS, progress=False)
+    finally:
+        relaying.close()
+    assert run.reductions.same_as(whole) and not relaying.direct_to_workers
+    assert asked.count((True, True)) == run.blocks == 10
+
+
 def test_blocks_go_round_the_workers_in_order_and_each_worker_s_last_block_hands_its_sums_over(
         client, monkeypatch):
     """Block i runs on worker i mod 2, each worker's blocks in block order (a worker runs the last
