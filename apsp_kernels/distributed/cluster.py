@@ -41,8 +41,8 @@ def local(gpus=None, cpu_workers: int | None = None, threads_per_worker: int = 1
                       direct_to_workers=DIRECT)
 
 
-# a block's results (a worker's per-vertex sums with its last one) come straight from its worker,
-# not relayed by the scheduler: one hop instead of two at the end of every block
+# results come straight from the workers, not relayed by the scheduler: one hop instead of two
+# (all_sources fetches its blocks' results so whatever the client)
 DIRECT = True
 
 
@@ -111,9 +111,8 @@ def _expect_scheduler_to_go() -> None:
 
 def connect(address: str):
     """A Client on a running scheduler (``tcp://host:8786`` or a scheduler file path), which fetches
-    results straight from the workers (:data:`DIRECT`: this host must reach them; a Client of
-    your own works too, its results relayed by the scheduler unless made with
-    ``direct_to_workers=True``)."""
+    results straight from the workers (:data:`DIRECT`: this host must reach them, as
+    ``all_sources`` needs with any client)."""
     from distributed import Client
     if str(address).endswith(".json"):
         return Client(scheduler_file=str(address), direct_to_workers=DIRECT)
