@@ -387,7 +387,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
         each worker's last block of the wave handing them over (:func:`last_given`), and the
         :class:`.worker_sums.Merging` that adds them as they come in."""
         sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None
-        futures = submit(wave, sums_key, pinned=True, hand_over=last_given(wave, addresses) if reduce else frozenset())
+        futures = submit(wave, sums_key, pinned=True,
+                         hand_over=last_given(wave, addresses) if reduce else frozenset())
         merging = worker_sums.Merging(acc, {b.id for b in wave}) if sums_key is not None and wave else None
         return wave, futures, sums_key, merging
 
@@ -483,7 +484,8 @@ def last_given(wave, addresses: list) -> frozenset:
     them in block order)."""
     last = {}
     for b in wave:
-        last[given_to(b.id, addresses)] = max(b.id, last.get(given_to(b.id, addresses), -1))
+        worker = given_to(b.id, addresses)
+        last[worker] = max(b.id, last.get(worker, -1))
     return frozenset(last.values())
 
 

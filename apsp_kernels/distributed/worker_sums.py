@@ -142,7 +142,7 @@ class Merging:
 
     def __init__(self, acc, expected: set):
         self.acc, self.expected, self.counted, self.errors = acc, set(expected), set(), []
-        self._lock, self._adding = threading.Lock(), None
+        self._lock, self._adding, self._failed = threading.Lock(), None, None
 
     def take(self, address: str, got) -> None:
         """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it)."""
@@ -167,14 +167,14 @@ class Merging:
     def _keep_error(self, done) -> None:
         if done.exception() is not None:
             self.errors.append(repr(done.exception()))
-            self.failed = done.exception()
+            self._failed = done.exception()
 
     def wait(self) -> None:
         """Wait for the sums :meth:`take_later` was given; raise what adding one of them raised."""
         if self._adding is not None:
             self._adding.shutdown(wait=True)
             self._adding = None
-        failed, self.failed = getattr(self, "failed", None), None
+        failed, self._failed = self._failed, None
         if failed is not None:
             raise failed
 
@@ -229,7 +229,8 @@ def held_runs() -> list:
         return list(_RUNS)
 
 
-def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all, merging: Merging | None = None) -> int:
+def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
+           merging: Merging | None = None) -> int:
     """Add to the client's :class:`.reductions.Accumulator` ``acc`` the workers' accumulators of
     run ``key`` which together must hold the blocks ``expected``, each counted once
     (:class:`Merging`; ``merging``: the one that took the sums the blocks handed over, if any).
@@ -257,6 +258,7 @@ def gather(client, acc, key: tuple, expected: set, run_again, fetch=collect_all,
         client.run(drop, key, on_error="ignore")
     missing = merging.expected - merging.counted
     if missing:
+        seen = f" ({'; '.join(merging.errors[-3:])})" if merging.errors else ""
         raise RuntimeError(f"the per-vertex sums of blocks {sorted(missing)} were lost {MAX_ROUNDS} times over; "
-                           f"check the workers' logs" + (f" ({'; '.join(merging.errors[-3:])})" if merging.errors else ""))
+                           f"check the workers' logs{seen}")
     return again
