@@ -142,5 +142,6 @@ def block_bytes(key: str, n: int, sources: int, itemsize: int, store: bool = Tru
         return bytes_needed(n, sources, itemsize)
     total = sources * n * (itemsize + (8 if store else 0))
     if key == PHAST:
-        total += sources * n * itemsize + 2 * -(-sources // 32) * n * 4
+        from ..sssp_hierarchy.phast_batched import group_bytes
+        total += sources * n * itemsize + -(-sources // 32) * group_bytes(n)
     return total

@@ -84,8 +84,9 @@ def bytes_needed(n: int, sources: int, itemsize: int) -> int:
 def bytes_parts(n: int, sources: int, itemsize: int) -> dict:
     """One block's device bytes beyond the layout: the working matrix, its stamps and buckets (one of
     each per vertex and group of K sources) and the run's per-vertex sums (40 B a vertex)."""
+    from ..sssp_hierarchy.phast_batched import group_bytes
     columns = -(-sources // K) * K
-    return {"working_matrix": n * columns * itemsize, "stamps_and_buckets": 2 * (columns // K) * n * 4,
+    return {"working_matrix": n * columns * itemsize, "stamps_and_buckets": (columns // K) * group_bytes(n),
             "sums": SUMS_BYTES_PER_VERTEX * n}
 
 

@@ -68,6 +68,12 @@ def upper_shared_bytes(threads: int, k: int, itemsize: int, levels: int) -> int:
     return threads * (k // 32) * itemsize + 4 * levels
 
 
+def group_bytes(n: int) -> int:
+    """Device bytes of one group of K sources beyond its columns: its stamps and its buckets, an int32
+    of each a vertex."""
+    return 2 * 4 * n
+
+
 def upper_threads(groups: int, sms: int) -> int:
     """phb_upper's threads a group for a sweep of ``groups`` groups on ``sms`` multiprocessors: the most
     of :data:`UPPER_THREADS` with which every group is resident at once, else the fewest. A sweep of NY's
@@ -83,9 +89,8 @@ def check_params(k, threads, top_level_max, who: str) -> tuple[int, int | None, 
     """``threads``: phb_upper's threads a group, or None (:func:`upper_threads` of each sweep)."""
     if isinstance(k, bool) or k not in K_CHOICES:
         raise InputError(f"{who}: K must be one of {K_CHOICES} (sources per sweep), got {k!r}")
-    if threads is None:
-        pass
-    elif isinstance(threads, bool) or int(threads) != threads or not 64 <= threads <= 1024 or threads % 32:
+    if threads is not None and (isinstance(threads, bool) or int(threads) != threads
+                                or not 64 <= threads <= 1024 or threads % 32):
         raise InputError(f"{who}: threads must be None or a multiple of 32 in [64, 1024], got {threads!r}")
     if isinstance(top_level_max, bool) or int(top_level_max) != top_level_max or top_level_max < 0:
         raise InputError(f"{who}: top_level_max must be a non-negative int, got {top_level_max!r}")
@@ -150,7 +155,7 @@ class BatchedPhast:
         """Device bytes of one launch of ``count`` sources (and the layout when not uploaded): the
         working matrix, a group's stamps and buckets, the sources' ranks, the rows."""
         n, item, c = self.graph.n, self.graph.dtype.itemsize, self.columns(count)
-        total = n * c * item + 2 * (c // self.k) * n * 4 + 4 * c + (count * n * item if rows else 0)
+        total = n * c * item + (c // self.k) * group_bytes(n) + 4 * c + (count * n * item if rows else 0)
         cached = _LAYOUTS.get(self.graph)
         if cached is None or cached[2] is None:
             total += self.lay.nbytes
