@@ -1,6 +1,7 @@
 """Helpers shared by the test modules: run a registered method through its lifecycle, check it
 against the oracle, random dense test graphs, wait on a condition with a deadline (no racing
-sleeps), and kill a Dask worker in the middle of a run and check that no block was lost."""
+sleeps), kill a Dask worker in the middle of a run and check that no block was lost, several
+Dask workers on one GPU."""
 import contextlib
 import os
 import signal
@@ -49,6 +50,14 @@ def dense_random_graph(n, seed, dtype=np.int32, density=0.3, isolated=1, float_o
         w[-isolated:, :] = np.inf
         w[:, -isolated:] = np.inf
     return Graph.from_dense(from_public(w, dtype), dtype=dtype, name=f"{name}-n{n}-s{seed}")
+
+
+def workers_sharing_a_gpu(gpu: str, count: int):
+    """A client on ``count`` Dask worker processes that all use GPU ``gpu`` (distributed's
+    LocalCluster: dask-cuda gives a GPU one worker), so that a host of one GPU runs the blocks
+    spread over several workers; ``cluster.close`` stops it."""
+    from apsp_kernels.distributed import cluster
+    return cluster.local(cpu_workers=count, env={"APSP_DISABLE_GPU": "", "CUDA_VISIBLE_DEVICES": gpu})
 
 
 def in_background(run) -> tuple[threading.Thread, dict]:
