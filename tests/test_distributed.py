@@ -5,6 +5,7 @@ import functools
 import logging
 import os
 import sys
+import threading
 import types
 import warnings
 
@@ -739,3 +740,42 @@ def test_blocks_go_round_the_workers_in_order_and_each_worker_s_last_block_hands
     assert sorted(s["first"] // 16 for s in run.stats if "hand_over_s" in s) == [8, 9]
     one, _ = reduce_in_blocks(g, g.n)
     assert run.reductions.per_vertex.equals(one.per_vertex) and run.reductions.summary() == one.summary()
+
+
+class _EndedBlock:
+    """A finished block's future whose fetch runs ``fetch()`` (a stand-in for a Dask future)."""
+
+    def __init__(self, block: int, fetch):
+        self.client, self.block, self._fetch, self.released = self, block, fetch, False
+
+    def gather(self, future, direct=None):
+        assert future is self and direct is True
+        return {"block": self.block, **self._fetch()}
+
+    def add_done_callback(self, callback):
+        threading.Thread(target=callback, args=(self,)).start()
+
+    def release(self):
+        self.released = True
+
+
+def test_the_last_results_of_several_workers_are_fetched_side_by_side():
+    """Two blocks that end together are fetched at once: each fetch waits for the other to start."""
+    both = threading.Barrier(2, timeout=10)
+    futures = [_EndedBlock(b, lambda: {"waited": both.wait() >= 0}) for b in range(2)]
+    bar = runner._Bar(2, 0, False, "")
+    got = list(runner._progress(futures, {0: 5, 1: 5}, bar, fetchers=2))
+    assert sorted(r["block"] for r in got) == [0, 1] and all(r["waited"] for r in got)
+    assert all(f.released for f in futures) and bar.sources == 10
+    with pytest.raises(threading.BrokenBarrierError):  # one fetch at a time: the first waits in vain
+        one_at_a_time = threading.Barrier(2, timeout=0.5)
+        list(runner._progress([_EndedBlock(b, lambda: {"waited": one_at_a_time.wait()}) for b in range(2)],
+                              {0: 5, 1: 5}, runner._Bar(2, 0, False, ""), fetchers=1))
+
+
+def test_a_block_that_failed_raises_its_error_where_the_results_are_taken():
+    def failing():
+        raise ZeroDivisionError("block 1 failed")
+    futures = [_EndedBlock(0, dict), _EndedBlock(1, failing)]
+    with pytest.raises(ZeroDivisionError, match="block 1 failed"):
+        list(runner._progress(futures, {0: 5, 1: 5}, runner._Bar(2, 0, False, ""), fetchers=2))

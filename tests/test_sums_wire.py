@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from apsp_kernels.distributed import sums_wire
+from apsp_kernels.distributed import fixed_sums, sums_wire
 
 TOPS = (0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 64 - 1)  # each word column's largest value: 0, 4, 4, 8, 8 bytes
 
@@ -76,3 +76,26 @@ def test_sums_added_from_the_wire_are_those_added_unpacked(n, tops, seed):
     for key in want:
         assert got[key].dtype == want[key].dtype
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 200), tops=st.tuples(*[st.sampled_from(TOPS)] * 5), seed=st.integers(0, 9))
+def test_a_payload_adds_into_totals_as_the_fixed_point_add_does(n, tops, seed):
+    """Totals whose low words are near 2**64 carry into their high words, as fixed_sums.add does."""
+    sums, before = sums_of(n, tops, seed), sums_of(n, (2 ** 64 - 1,) * 5, seed + 10)
+    want = {key: value.copy() for key, value in before.items()}
+    for key in ("sum_in", "harmonic_in"):
+        fixed_sums.add(want[key], sums[key])
+    want["reach_in"] += sums["reach_in"]
+    got = sums_wire.pack(sums).add_into({key: value.copy() for key, value in before.items()})
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
+def test_totals_of_the_wrong_kind_are_refused_before_anything_is_added():
+    sums = sums_of(10, (1, 2, 3, 4, 5))
+    totals = {"sum_in": np.zeros((10, 2), np.uint64), "harmonic_in": np.zeros((10, 2), np.uint64),
+              "reach_in": np.zeros(10, np.int32)}
+    with pytest.raises(ValueError, match="reach_in: a writable C-contiguous int64 array of shape"):
+        sums_wire.pack(sums).add_into(totals)
+    assert not totals["sum_in"].any()

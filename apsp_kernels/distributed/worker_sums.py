@@ -143,6 +143,7 @@ class Merging:
     def __init__(self, acc, expected: set):
         self.acc, self.expected, self.counted, self.errors = acc, set(expected), set(), []
         self._lock, self._adding, self._failed = threading.Lock(), None, None
+        self._start_adding().submit(sums_wire.load_add)  # while the blocks run
 
     def take(self, address: str, got) -> None:
         """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it)."""
@@ -160,9 +161,12 @@ class Merging:
 
     def take_later(self, address: str, got) -> None:
         """:meth:`take` on the merging thread; :meth:`wait` for it."""
+        self._start_adding().submit(self.take, address, got).add_done_callback(self._keep_error)
+
+    def _start_adding(self) -> ThreadPoolExecutor:
         if self._adding is None:
             self._adding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apsp-sums")
-        self._adding.submit(self.take, address, got).add_done_callback(self._keep_error)
+        return self._adding
 
     def _keep_error(self, done) -> None:
         if done.exception() is not None:
