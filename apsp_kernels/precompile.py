@@ -5,7 +5,8 @@ The first ``shortest_path(A, method="phast")`` or ``distributed.all_sources`` on
 compiles, once per machine:
 
 * the host contraction with numba (:func:`.sssp_hierarchy.contraction.compile_for`, per weight
-  dtype), into numba's on-disk cache (:mod:`.numba_cache` says where);
+  dtype), and the client's add of the workers' per-vertex sums, into numba's on-disk cache
+  (:mod:`.numba_cache` says where);
 * PHAST's and the all-sources reductions' CUDA kernels with NVRTC, and CuPy's own kernels on that
   path, into CuPy's kernel cache (``CUPY_CACHE_DIR``, default ``~/.cupy/kernel_cache``), for this
   machine's GPU: run here as a small road-like graph through both calls, checked against SciPy.
@@ -67,6 +68,15 @@ def cache_folders() -> dict:
     return {"numba": cache_path(entry_points(np.int32)[0][0]), "cupy": cupy_dir}
 
 
+def sums_add_step() -> dict:
+    """Compile (or load from numba's cache) the client's add of the workers' per-vertex sums
+    (:func:`.distributed.sums_wire.load_add`)."""
+    from .distributed import sums_wire
+    start = time.perf_counter()
+    sums_wire.load_add()
+    return {"step": "numba add of the workers' per-vertex sums", "seconds": time.perf_counter() - start}
+
+
 def cuda_modules_step() -> dict:
     """Compile (or load from CuPy's cache) the road path's ``.cu`` modules for this GPU."""
     from . import gpu
@@ -123,7 +133,7 @@ def run(dtypes=DTYPES, gpu_part: bool | None = None, jobs: int | None = None, pr
     groups = numba_groups(cold)
     workers = max(1, min(len(groups), jobs or usable_cores()))
     expected = COLD_COMPILE_SECONDS * -(-len(groups) // workers) * (1.2 if len(cold) > len(groups) else 1)
-    total = len(dtypes) + (2 if gpu_part else 1)
+    total = len(dtypes) + (3 if gpu_part else 2)
     bar = _bar(total, f"compiling ahead (one time, about {expected:.0f} s)" if cold else "checking the caches",
                progress)
     results = [{"step": f"numba contraction, {d} weights", "seconds": 0.0, "was_cached": True}
@@ -131,6 +141,8 @@ def run(dtypes=DTYPES, gpu_part: bool | None = None, jobs: int | None = None, pr
     bar.update(len(results))
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if groups else nullcontext() as pool:
         futures = [pool.submit(numba_step, group) for group in groups]
+        results.append(sums_add_step())
+        bar.update()
         if gpu_part:
             results.append(cuda_modules_step())
             bar.update()

@@ -38,6 +38,7 @@ def test_precompile_fills_the_numba_cache_and_the_next_process_compiles_nothing(
     assert json.loads(_python(CHECK, tmp_path).splitlines()[-1]) == {"cached": False, "notices": []}
     out = _python(["-m", "apsp_kernels.precompile", "--dtypes", "int32", "--no-gpu"], tmp_path)
     assert "numba contraction, int32 weights:" in out and "no CUDA GPU here" in out and str(tmp_path) in out
+    assert "numba add of the workers' per-vertex sums:" in out
     after = json.loads(_python(CHECK, tmp_path).splitlines()[-1])
     assert after == {"cached": True, "notices": []}  # loaded from the cache: no notice, no compile
 
