@@ -47,9 +47,11 @@ class Packed:
         for name, total, shape, dtype in (("sum_in", sum_in, (self.n, 2), np.uint64),
                                           ("harmonic_in", harmonic_in, (self.n, 2), np.uint64),
                                           ("reach_in", reach_in, (self.n,), np.int64)):
-            if total.shape != shape or total.dtype != dtype or not total.flags.c_contiguous or not total.flags.writeable:
+            flags = total.flags
+            if total.shape != shape or total.dtype != dtype or not (flags.c_contiguous and flags.writeable):
                 raise ValueError(f"{name}: a writable C-contiguous {np.dtype(dtype).name} array of shape {shape} "
-                                 f"to add into, got {total.dtype} {total.shape}")
+                                 f"to add into, got {total.dtype} {total.shape} (C-contiguous "
+                                 f"{flags.c_contiguous}, writable {flags.writeable})")
         words = np.frombuffer(self.payload, dtype=np.uint32, count=self.payload.nbytes // 4)
         starts = np.cumsum([0, *(width // 4 * self.n for width in self.widths[:-1])]).astype(np.int64)
         _add_payload(words, self.n, starts, np.asarray(self.widths, dtype=np.int64), sum_in, harmonic_in, reach_in)
