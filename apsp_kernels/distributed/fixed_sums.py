@@ -164,19 +164,11 @@ def sums(values, scale: int, axis: int):
 
 def add(total, part):
     """``total += part`` for (..., 2) uint64 fixed-point sums, with the carry; returns ``total``."""
-    return add_words(total, part[..., 0], part[..., 1])
-
-
-def add_words(total, low, high):
-    """``total`` ((..., 2) uint64 fixed point) plus the sums whose low and high words are ``low`` and
-    ``high`` (unsigned words of any width; None: zeros), the low words' carry included; returns ``total``."""
     xp = array_module(total)
-    if low is not None:
-        total_low = total[..., 0]
-        xp.add(total_low, low, out=total_low)
-        xp.add(total[..., 1], total_low < low, out=total[..., 1])  # the low words that wrapped
-    if high is not None:
-        xp.add(total[..., 1], high, out=total[..., 1])
+    low, total_low = part[..., 0], total[..., 0]
+    xp.add(total_low, low, out=total_low)
+    xp.add(total[..., 1], total_low < low, out=total[..., 1])  # the low words that wrapped
+    xp.add(total[..., 1], part[..., 1], out=total[..., 1])
     return total
 
 
