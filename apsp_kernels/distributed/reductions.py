@@ -313,6 +313,5 @@ def closeness(total, reach, n: int) -> np.ndarray:
     total = np.asarray(total, dtype=np.float64)
     others = np.asarray(reach, dtype=np.float64) - 1.0
     ok = (total > 0) & (n > 1)
-    value = np.zeros_like(total)
-    value[ok] = others[ok] / total[ok] * (others[ok] / (n - 1))
-    return value
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ok, others / total * (others / max(n - 1, 1)), 0.0)
