@@ -20,7 +20,7 @@ from apsp_kernels import generators, gpu, oracle
 from apsp_kernels.distributed import (RowStore, all_sources, block_solvers, bulk_instances, cluster,
                                       estimate, worker_graph)
 from apsp_kernels.distributed.estimate import describe as estimate_text
-from apsp_kernels.distributed import runner, sweep_reductions
+from apsp_kernels.distributed import runner, sums_tree, sweep_reductions
 from apsp_kernels.distributed.blocks import compact, expand, split
 from apsp_kernels.distributed.fixed_sums import scales_for
 from apsp_kernels.distributed.reductions import Accumulator, block_partial, default_bins
@@ -486,6 +486,11 @@ def kill_a_worker_mid_run(client, tmp_path, workers: int):
 
 
 def test_a_worker_killed_mid_run_loses_no_block_and_writes_none_twice(client, tmp_path):
+    kill_a_worker_mid_run(client, tmp_path, workers=2)
+
+
+def test_a_worker_killed_mid_run_with_the_sums_combined_as_a_tree_loses_nothing(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(sums_tree, "TREE_FROM_HOSTS", 1)  # one host stands in for several
     kill_a_worker_mid_run(client, tmp_path, workers=2)
 
 

@@ -188,10 +188,12 @@ def test_block_partial_is_what_it_was_and_the_hosts_bit_for_bit(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float32])
-def test_one_and_two_gpus_give_the_same_bits(client, dtype):
+def test_one_and_two_gpus_give_the_same_bits(client, dtype, monkeypatch):
     """Every reduction the same on all of this host's GPUs, on one GPU and in this process, for two
-    block sizes (issue 45 item 2); on a host of one GPU, the other count is three workers sharing it
-    (the blocks then fall to workers as on three GPUs)."""
+    block sizes (issue 45 item 2), the other count's sums also combined as a tree (as on several
+    hosts); on a host of one GPU, the other count is three workers sharing it (the blocks then fall
+    to workers as on three GPUs)."""
+    from apsp_kernels.distributed import sums_tree
     import cupy as cp
     g = generators.road_like(6000, 14000, seed=4, dtype=dtype)
     bins = BINS * 10
@@ -210,6 +212,8 @@ def test_one_and_two_gpus_give_the_same_bits(client, dtype):
         run = all_sources(g, other, block_size=768, bins=bins, progress=False)
         assert run.block_solver not in block_solvers.CPU_KEYS  # the blocks ran on the GPU
         assert run.reductions.same_as(want)
+        monkeypatch.setattr(sums_tree, "TREE_FROM_HOSTS", 1)  # one host stands in for several
+        assert all_sources(g, other, block_size=768, bins=bins, progress=False).reductions.same_as(want)
     finally:
         cluster.close(other)
 

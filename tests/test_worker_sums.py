@@ -283,7 +283,7 @@ def test_handed_over_sums_are_added_on_the_merging_thread_and_count_once():
     assert len(threads) == 2  # all counted: no look on the workers
     merging.take("a", handed["a"])  # the same again: counted once
     assert acc.result().same_as(one_process(g))
-    merging.take_later("c", {"blocks": {99}, "scales": None, "packed": None})
+    merging.take_later("c", {"blocks": {99}, "scales": None, "packed": handed["a"]["packed"]})
     with pytest.raises(RuntimeError, match="blocks \\[99\\] that its run never gave it"):
         merging.wait()
 

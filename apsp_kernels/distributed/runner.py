@@ -18,7 +18,8 @@ is one task, block i queued on worker i modulo the workers (another takes it if 
 its per-source results merge on the client as blocks finish, under a tqdm bar, while its
 per-vertex sums stay in its worker's accumulator, which the worker's last block returns with its
 result and the client adds while the other workers finish (:mod:`.worker_sums`: blocks whose sums
-died with a worker run again, none counts twice).
+died with a worker run again, none counts twice); where the workers span several hosts, they combine
+their sums as a tree and the client adds only the root (:mod:`.sums_tree`).
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from .. import gpu
 from ..errors import InputError
 from ..graph import Graph
 from ..solver import checked_sources
-from . import block_solvers, checkpoint as checkpoints, cluster, sweep_reductions, worker_sums
+from . import block_solvers, checkpoint as checkpoints, cluster, sums_tree, sweep_reductions, worker_sums
 from .blocks import block_size_of, compact, split
 from .fixed_sums import scales_for
 from .reductions import Accumulator, Reductions, check_bins, default_bins, usable_partial
@@ -369,6 +370,7 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
     shared = share_graph(client, graph, token) if todo else None
 
     addresses = sorted(p["facts"])
+    tree = reduce and sums_tree.wanted(addresses)
 
     def submit(some, keep_sums, priority=None, pinned=False, hand_over=frozenset()):
         """The blocks ``some`` as tasks, in block order (a worker runs the latest submitted of its
@@ -386,11 +388,12 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
 
     def launch(wave):
         """A wave's blocks, their per-vertex sums kept on the workers under a key of the wave's own,
-        each worker's last block of the wave handing them over (:func:`last_given`), and the
-        :class:`.worker_sums.Merging` that adds them as they come in."""
+        each worker's last block of the wave handing them over (:func:`last_given`; none where the
+        workers span several hosts: they combine them as a tree once the wave's blocks are in,
+        :mod:`.sums_tree`), and the :class:`.worker_sums.Merging` that adds them."""
         sums_key = (token, f"{os.getpid()}-{time.time_ns()}") if reduce else None
         futures = submit(wave, sums_key, pinned=True,
-                         hand_over=last_given(wave, addresses) if reduce else frozenset())
+                         hand_over=last_given(wave, addresses) if reduce and not tree else frozenset())
         merging = worker_sums.Merging(acc, {b.id for b in wave}) if sums_key is not None and wave else None
         return wave, futures, sums_key, merging
 
@@ -404,7 +407,8 @@ def all_sources(graph: Graph, client, sources=None, *, block_size: int | None = 
             """Blocks whose per-vertex sums were lost, run under ``keep_sums`` (their per-source results are in)."""
             futures.extend(submit([by_id[b] for b in block_ids], keep_sums, priority=worker_sums.FIRST))
             client.gather(futures[-len(block_ids):])
-        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, merging=merging)
+        return worker_sums.gather(client, acc, sums_key, set(by_id), run_again, merging=merging,
+                                  fetch=sums_tree.collect_tree if tree else worker_sums.collect_all)
 
     submitted_at, first_submit_s = time.time(), time.perf_counter() - started
     seconds, ends, stats, workers, sizes, merge_s, again = [], [], [], [], [], 0.0, 0

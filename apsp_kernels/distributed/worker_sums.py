@@ -123,12 +123,12 @@ def collect_all(client, key: tuple) -> dict:
     return fetch_collected(client, start_collect(client, key))
 
 
-def start_collect(client, key: tuple) -> dict:
-    """{address: future} of a :func:`collect` task pinned to each worker the scheduler knows now,
-    ahead of any block queued there (priority :data:`FIRST`): blocks submitted after it add into
-    fresh sums, not these."""
+def start_collect(client, key: tuple, task=None) -> dict:
+    """{address: future} of a :func:`collect` task (or ``task``, as :func:`hand_over`) pinned to each
+    worker the scheduler knows now, ahead of any block queued there (priority :data:`FIRST`): blocks
+    submitted after it add into fresh sums, not these."""
     token = uuid.uuid4().hex[:12]
-    return {address: client.submit(collect, key, workers=[address], allow_other_workers=False, pure=False,
+    return {address: client.submit(task or collect, key, workers=[address], allow_other_workers=False, pure=False,
                                    priority=FIRST, key=f"apsp-collect-sums-{token}-{i}")
             for i, address in enumerate(sorted(cluster.workers(client)))}
 
@@ -146,12 +146,14 @@ class Merging:
         self._start_adding().submit(sums_wire.load_add)  # while the blocks run
 
     def take(self, address: str, got) -> None:
-        """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it)."""
+        """Add ``got``, what :func:`collect` gave on ``address`` (or the exception that lost it, or
+        :func:`.sums_tree.combine`'s sums of several workers with the errors that lost others')."""
         with self._lock:
             if isinstance(got, BaseException):
                 self.errors.append(f"{address}: {got!r}")  # its sums are lost: its blocks run again
                 return
-            if got is None or got["blocks"] & self.counted:
+            self.errors.extend(f"{address}: {error}" for error in (got or {}).get("errors", ()))
+            if got is None or got["packed"] is None or got["blocks"] & self.counted:
                 return
             if not got["blocks"] <= self.expected:
                 raise RuntimeError(f"worker {address} holds sums of blocks {sorted(got['blocks'] - self.expected)} "
@@ -190,9 +192,13 @@ class Merging:
             pass
 
 
-def fetch_collected(client, futures: dict) -> dict:
-    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`)."""
+def fetch_collected(client, futures: dict, needs: dict | None = None) -> dict:
+    """:func:`collect_all`'s result from the collect tasks ``futures`` (:func:`start_collect`), or from
+    tasks that wait on others (``needs``: {address: [(worker, future), ...]}, every task a result of
+    ``futures`` waits on, itself included: :mod:`.sums_tree`): a result is given up, as lost, once
+    one of those fails or its worker leaves before it is done."""
     from distributed import wait
+    needs = needs or {address: [(address, future)] for address, future in futures.items()}
     out, pending = {}, dict(futures)
     try:
         while pending:
@@ -203,10 +209,14 @@ def fetch_collected(client, futures: dict) -> dict:
             for address in [a for a, future in pending.items() if future.status == "finished"]:
                 del pending[address]
             alive = cluster.workers(client) if pending else {}  # asked only while some are not in
-            for address, future in list(pending.items()):
-                if future.status in ("error", "cancelled") or address not in alive:
-                    out[address] = (future.exception() if future.status == "error"
-                                    else RuntimeError(f"worker {address} left before handing over its sums"))
+            for address in list(pending):
+                lost = next(((worker, task) for worker, task in needs[address]
+                             if task.status in ("error", "cancelled") or (task.status != "finished"
+                                                                           and worker not in alive)), None)
+                if lost is not None:
+                    worker, task = lost
+                    out[address] = (task.exception() if task.status == "error"
+                                    else RuntimeError(f"worker {worker} left before handing over its sums"))
                     del pending[address]
         ready = [address for address in futures if address not in out]
         try:
@@ -216,7 +226,7 @@ def fetch_collected(client, futures: dict) -> dict:
         except Exception as exc:  # a worker left between its task and the fetch: its sums are lost
             out.update({address: exc for address in ready})
     finally:
-        client.cancel(list(futures.values()))
+        client.cancel([task for tasks in needs.values() for _, task in tasks])
     return out
 
 
