@@ -2,14 +2,14 @@
 workers as a tree"): the bits of one process whatever the tree's shape, no block counted twice when
 two workers hold it, lost sums carried as errors so that their blocks run again, and a worker that
 leaves while the tree waits on it gives an error at once, not a hang."""
-import threading
 
 import numpy as np
 import pytest
 
-from apsp_kernels.distributed import all_sources, cluster, runner, sums_tree, worker_sums
+from apsp_kernels.distributed import all_sources, cluster, sums_tree, worker_sums
 from apsp_kernels.distributed.reductions import Accumulator
-from test_worker_sums import BINS, SIZE, FakeWorkers, one_process, partials, recording_results, road
+from test_worker_sums import (BINS, SIZE, FakeWorkers, fetch_while_a_worker_leaves, one_process, partials,
+                              recording_results, road)
 
 
 def handed(workers, key):
@@ -83,38 +83,10 @@ def test_workers_on_several_hosts_combine_the_sums_as_a_tree_with_one_process_s_
     assert left == {w: [] for w in left}
 
 
-def _hand_over_held_back(key):
-    from distributed import get_worker
-    if get_worker().address == _HELD_BACK.get("address"):
-        _HELD_BACK["release"].wait(30)
-    return _HELD_BACK["hand_over"](key)
-
-
-_HELD_BACK: dict = {}
-
-
 def test_a_worker_that_leaves_while_the_tree_waits_on_it_loses_the_tree_at_once(monkeypatch):
     """The root waits on a combine that waits on a worker's sums; that worker leaves: the root is
     given up as lost (its blocks then run again), not waited on."""
-    g = road(60)
-    (_, partial), *_ = partials(g).values()
-    client = cluster.local(cpu_workers=2, processes=False)
-    _HELD_BACK.update(release=threading.Event(), hand_over=worker_sums.hand_over)
-    try:
-        addresses = sorted(cluster.workers(client))
-        client.run(worker_sums.keep, ("t", "r"), 0, partial, workers=[addresses[0]])
-        _HELD_BACK["address"] = stuck = addresses[1]
-        monkeypatch.setattr(worker_sums, "hand_over", _hand_over_held_back)
-        monkeypatch.setattr(worker_sums, "POLL_S", 0.1)
-        worker = next(w for w in client.cluster.workers.values() if w.address == stuck)
-        leave = threading.Timer(1.0, lambda: client.cluster.sync(worker.close))
-        leave.start()
-        got = sums_tree.collect_tree(client, ("t", "r"))
-        leave.join()
-    finally:
-        _HELD_BACK["release"].set()
-        cluster.close(client)
-        _HELD_BACK.clear()
+    got, addresses, stuck, _ = fetch_while_a_worker_leaves(monkeypatch, "hand_over", sums_tree.collect_tree)
     assert list(got) == [addresses[0]]  # the root's worker
     assert isinstance(got[addresses[0]], RuntimeError) and stuck in str(got[addresses[0]])
 

@@ -220,39 +220,47 @@ def test_sums_added_in_place_count_a_block_once_and_a_broken_accumulator_s_block
 
 
 
-_HELD_BACK: dict = {}  # the worker whose collect waits, and the event that lets it go (threads of this process)
+_HELD_BACK: dict = {}  # the worker whose task waits, the event that lets it go, the task (threads of this process)
 
 
-def _collect_held_back(key):
+def _held_back(key):
     from distributed import get_worker
     if get_worker().address == _HELD_BACK.get("address"):
         _HELD_BACK["release"].wait(30)
-    return _HELD_BACK["collect"](key)
+    return _HELD_BACK["task"](key)
 
 
-def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_left(monkeypatch):
-    """Each live worker's accumulator comes back once, fetched straight from it; a worker that leaves
-    while its collect task waits gives an exception at once (its blocks then run again), not a hang."""
+def fetch_while_a_worker_leaves(monkeypatch, task: str, fetch):
+    """``fetch(client, key)`` on two workers (threads of this process), the first holding a block's
+    sums, while the second's ``worker_sums.<task>`` waits and that worker leaves after a second.
+    Returns (what fetch gave, the workers' addresses, the one that left, the block's partial)."""
     import threading
     g = road(60)
     (_, partial), *_ = partials(g).values()
     client = cluster.local(cpu_workers=2, processes=False)
-    _HELD_BACK.update(release=threading.Event(), collect=worker_sums.collect)
+    _HELD_BACK.update(release=threading.Event(), task=getattr(worker_sums, task))
     try:
         addresses = sorted(cluster.workers(client))
         client.run(worker_sums.keep, ("t", "r"), 0, partial, workers=[addresses[0]])  # threads: one process's
         _HELD_BACK["address"] = stuck = addresses[1]
-        monkeypatch.setattr(worker_sums, "collect", _collect_held_back)
+        monkeypatch.setattr(worker_sums, task, _held_back)
         monkeypatch.setattr(worker_sums, "POLL_S", 0.1)
         worker = next(w for w in client.cluster.workers.values() if w.address == stuck)
         leave = threading.Timer(1.0, lambda: client.cluster.sync(worker.close))
         leave.start()
-        got = worker_sums.collect_all(client, ("t", "r"))
+        got = fetch(client, ("t", "r"))
         leave.join()
     finally:
         _HELD_BACK["release"].set()
         cluster.close(client)
         _HELD_BACK.clear()
+    return got, addresses, stuck, partial
+
+
+def test_collect_all_fetches_each_worker_s_sums_and_does_not_wait_on_one_that_left(monkeypatch):
+    """Each live worker's accumulator comes back once, fetched straight from it; a worker that leaves
+    while its collect task waits gives an exception at once (its blocks then run again), not a hang."""
+    got, addresses, stuck, partial = fetch_while_a_worker_leaves(monkeypatch, "collect", worker_sums.collect_all)
     assert set(got) == set(addresses)
     assert got[addresses[0]]["blocks"] == {0}
     np.testing.assert_array_equal(got[addresses[0]]["packed"].unpack()["reach_in"], partial["reach_in"])
