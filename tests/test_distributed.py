@@ -503,14 +503,18 @@ def test_the_only_worker_killed_mid_run_loses_no_block(tmp_path):
         cluster.close(alone)
 
 
-def test_a_worker_killed_with_two_waves_in_flight_loses_nothing_from_a_checkpointed_run(client, tmp_path):
+@pytest.mark.parametrize("tree", [False, True])
+def test_a_worker_killed_with_two_waves_in_flight_loses_nothing_from_a_checkpointed_run(client, tmp_path, tree,
+                                                                                       monkeypatch):
     """Waves of 4 blocks, the next submitted with the first: one worker dies holding a gated block
     (and maybe the first wave's sums); the run still gives the bits of an unbroken one, and its
-    checkpoint counts every block once."""
+    checkpoint counts every block once; also with each wave's sums combined as a tree."""
     from distributed import Event
     from apsp_kernels.distributed import checkpoint
     g = road(160, seed=5)
     whole = all_sources(g, client, block_size=16, bins=BINS, progress=False).reductions
+    if tree:
+        monkeypatch.setattr(sums_tree, "TREE_FROM_HOSTS", 1)  # one host stands in for several
     blocks = -(-g.n // 16)
     assert checkpoint.wave_size(blocks, 2) == 4 <= runner.LEAD_BLOCKS_PER_WORKER * 2  # both waves at once
     thread, done = helpers.in_background(lambda: all_sources(
